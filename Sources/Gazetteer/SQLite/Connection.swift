@@ -1,0 +1,129 @@
+import CSQLite
+
+/// One SQLite connection. Not thread-safe by design (opened with SQLITE_OPEN_NOMUTEX): the
+/// repository hands each connection to one task at a time, which is cheaper than SQLite's
+/// own locking on every call. `@unchecked Sendable` only so a pool can hand it between
+/// threads; it is never used by two at once.
+final class Connection: @unchecked Sendable {
+    enum Mode: Sendable {
+        /// Read-only; fails if the file does not exist.
+        case readOnly
+        /// Read-write, creating the file when missing; WAL journal so readers never block.
+        case readWrite
+    }
+
+    let path: String
+    let mode: Mode
+    private(set) var handle: OpaquePointer?
+    private var cache: [String: Statement] = [:]
+    private var transactionDepth = 0
+
+    /// How long a statement waits on a lock held by another process before giving up.
+    static let busyTimeoutMilliseconds: Int32 = 10_000
+
+    init(path: String, mode: Mode) throws(SQLiteError) {
+        self.path = path
+        self.mode = mode
+        try Connection.checkFeatures()
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        flags |= (mode == .readOnly) ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        handle = db
+        guard rc == SQLITE_OK else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_close_v2(db)
+            handle = nil
+            throw SQLiteError(code: rc, message: "cannot open \(path): \(message)")
+        }
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, Connection.busyTimeoutMilliseconds)
+        try execute("PRAGMA foreign_keys = ON")
+        if mode == .readWrite {
+            // WAL lets readers keep reading during an import.
+            try execute("PRAGMA journal_mode = WAL")
+            try execute("PRAGMA synchronous = NORMAL")
+        }
+    }
+
+    deinit {
+        cache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Fails with a message naming what is missing when this SQLite lacks FTS5 or R*Tree,
+    /// which the gazetteer cannot work without.
+    static func checkFeatures() throws(SQLiteError) {
+        let missing = ["ENABLE_FTS5", "ENABLE_RTREE"].filter { (option: String) in sqlite3_compileoption_used(option) == 0 }
+        guard missing.isEmpty else {
+            let names = missing.map { $0 == "ENABLE_FTS5" ? "FTS5" : "R*Tree" }.joined(separator: " and ")
+            throw SQLiteError(
+                code: SQLITE_ERROR,
+                message: "the SQLite library in use (\(sqliteVersion)) was built without \(names) "
+                    + "(compile options \(missing.map { "SQLITE_\($0)" }.joined(separator: ", "))). "
+                    + "Install a SQLite that has them, e.g. Debian's libsqlite3-0 and libsqlite3-dev "
+                    + "(apt-get install libsqlite3-dev), or Homebrew's sqlite.")
+        }
+    }
+
+    static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
+
+    /// Builds the error for a failed call, with SQLite's current message.
+    func error(_ rc: Int32, sql: String?) -> SQLiteError {
+        let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+        return SQLiteError(code: rc, message: message, sql: sql)
+    }
+
+    /// Runs one or more statements that return no rows of interest.
+    func execute(_ sql: String) throws(SQLiteError) {
+        var errmsg: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errmsg)
+        if rc != SQLITE_OK {
+            let message = errmsg.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_free(errmsg)
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: message, sql: sql)
+        }
+    }
+
+    /// Returns a prepared statement, from the cache when this SQL was prepared before.
+    /// Cached statements are persistent and are reset by every `bind`.
+    func prepare(_ sql: String, cached: Bool = true) throws(SQLiteError) -> Statement {
+        if cached, let s = cache[sql] { return s }
+        let s = try Statement(connection: self, sql: sql, persistent: cached)
+        if cached { cache[sql] = s }
+        return s
+    }
+
+    /// Runs `body` in a transaction: commits when it returns, rolls back when it throws.
+    /// Nested calls become savepoints, so an inner failure can be caught without losing the
+    /// outer work.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        let depth = transactionDepth
+        let savepoint = "sp\(depth)"
+        try execute(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT \(savepoint)")
+        transactionDepth += 1
+        do {
+            let result = try body()
+            transactionDepth -= 1
+            try execute(depth == 0 ? "COMMIT" : "RELEASE \(savepoint)")
+            return result
+        } catch {
+            if transactionDepth > depth { transactionDepth = depth }
+            if depth == 0 {
+                try? execute("ROLLBACK")
+            } else {
+                try? execute("ROLLBACK TO \(savepoint); RELEASE \(savepoint)")
+            }
+            throw error
+        }
+    }
+
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    var changes: Int { Int(sqlite3_changes64(handle)) }
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Runs a query expected to return one value.
+    func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws -> SQLiteValue {
+        try prepare(sql).first(values) { $0.value(0) } ?? .null
+    }
+}

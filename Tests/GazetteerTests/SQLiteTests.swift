@@ -1,0 +1,193 @@
+import Foundation
+import Testing
+@testable import Gazetteer
+
+/// A fresh temporary file path, removed with its WAL files when the test ends.
+final class TemporaryDatabase {
+    let path: String
+    init() {
+        path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("gazetteer-test-\(UUID().uuidString).sqlite").path
+    }
+    deinit {
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+}
+
+@Suite struct SQLiteLayerTests {
+    let file = TemporaryDatabase()
+
+    func connection() throws -> Connection { try Connection(path: file.path, mode: .readWrite) }
+
+    @Test func bindingRoundTrips() throws {
+        let db = try connection()
+        try db.execute("CREATE TABLE t (v)")
+        let values: [SQLiteValue] = [
+            .integer(Int64.max), .integer(Int64.min), .integer(0), .integer(-1),
+            .real(3.141592653589793), .real(-0.0), .real(1e-300), .real(Double.greatestFiniteMagnitude),
+            .null, .blob([]), .blob([0, 1, 2, 255, 0]), .text(""), .text("北京市东城区"),
+            .text("emoji 🇨🇳👩‍👩‍👧 and NUL-free 𠀀 ext-B"), .text("quote ' \" ; DROP TABLE t; --"),
+        ]
+        let insert = try db.prepare("INSERT INTO t (rowid, v) VALUES (?, ?)")
+        for (i, v) in values.enumerated() { try insert.run([.integer(Int64(i)), v]) }
+        let read = try db.prepare("SELECT v FROM t ORDER BY rowid").rows { $0.value(0) }
+        #expect(read == values)
+        #expect(try db.scalar("SELECT typeof(v) FROM t WHERE rowid = 9") == .text("blob"))
+    }
+
+    @Test func bindByName() throws {
+        let db = try connection()
+        let s = try db.prepare("SELECT :a || '-' || @b, $c + 1")
+        try s.bind(named: [":a": "甲", "@b": .text("乙"), "$c": .integer(41)])
+        #expect(try s.step())
+        #expect(s.text(0) == "甲-乙")
+        #expect(s.int(1) == 42)
+        #expect(throws: SQLiteError.self) { try s.bind(named: [":missing": 1]) }
+    }
+
+    @Test func statementsAreCachedAndReusable() throws {
+        let db = try connection()
+        let a = try db.prepare("SELECT ? * 2")
+        let b = try db.prepare("SELECT ? * 2")
+        #expect(a === b)
+        for i in 0..<100 {
+            #expect(try a.first([.integer(Int64(i))]) { $0.int(0) } == i * 2)
+        }
+        // A statement left mid-iteration is reset by the next bind.
+        try db.execute("CREATE TABLE n (x); INSERT INTO n VALUES (1), (2), (3)")
+        let s = try db.prepare("SELECT x FROM n ORDER BY x")
+        try s.bind([])
+        #expect(try s.step())
+        #expect(try s.rows { $0.int(0) } == [1, 2, 3])
+    }
+
+    @Test func errorsCarryCodeMessageAndSQL() throws {
+        let db = try connection()
+        try db.execute("CREATE TABLE u (k TEXT PRIMARY KEY)")
+        try db.prepare("INSERT INTO u VALUES (?)").run(["x"])
+        let duplicate = #expect(throws: SQLiteError.self) {
+            try db.prepare("INSERT INTO u VALUES (?)").run(["x"])
+        }
+        #expect(duplicate?.code == SQLiteError.Code(rawValue: 1555)) // SQLITE_CONSTRAINT_PRIMARYKEY
+        #expect(duplicate?.code.primary == .constraint)
+        #expect(duplicate.map { SQLiteError.Code.constraint ~= $0.code } == true)
+        #expect(duplicate.map { SQLiteError.Code.busy ~= $0.code } == false)
+        #expect(duplicate?.message.contains("UNIQUE constraint failed") == true)
+        #expect(duplicate?.sql == "INSERT INTO u VALUES (?)")
+
+        let syntax = #expect(throws: SQLiteError.self) { _ = try db.prepare("SELEC nonsense") }
+        #expect(syntax?.code == .error)
+        #expect(syntax?.sql == "SELEC nonsense")
+        #expect(syntax?.description.contains("syntax error") == true)
+    }
+
+    @Test func transactionCommitsAndRollsBack() throws {
+        let db = try connection()
+        try db.execute("CREATE TABLE t (x)")
+        try db.transaction { try db.execute("INSERT INTO t VALUES (1)") }
+        struct Boom: Error {}
+        #expect(throws: Boom.self) {
+            try db.transaction {
+                try db.execute("INSERT INTO t VALUES (2)")
+                throw Boom()
+            }
+        }
+        #expect(!db.isInTransaction)
+        #expect(try db.scalar("SELECT group_concat(x) FROM t") == .text("1"))
+        // Nested: an inner failure rolls back only the savepoint.
+        try db.transaction {
+            try db.execute("INSERT INTO t VALUES (3)")
+            _ = try? db.transaction {
+                try db.execute("INSERT INTO t VALUES (4)")
+                throw Boom()
+            }
+            try db.execute("INSERT INTO t VALUES (5)")
+        }
+        #expect(try db.scalar("SELECT group_concat(x) FROM (SELECT x FROM t ORDER BY x)") == .text("1,3,5"))
+    }
+
+    @Test func connectionSettings() throws {
+        let db = try connection()
+        #expect(try db.scalar("PRAGMA journal_mode") == .text("wal"))
+        #expect(try db.scalar("PRAGMA foreign_keys") == .integer(1))
+        try Connection.checkFeatures()
+        let readOnly = try Connection(path: file.path, mode: .readOnly)
+        let error = #expect(throws: SQLiteError.self) { try readOnly.execute("CREATE TABLE nope (x)") }
+        #expect(error?.code.primary == .readOnly)
+    }
+}
+
+@Suite struct SchemaTests {
+    let file = TemporaryDatabase()
+
+    @Test func schemaAppliedToFreshDatabase() throws {
+        try Repository.create(at: file.path)
+        let db = try Connection(path: file.path, mode: .readOnly)
+        #expect(try db.scalar("PRAGMA user_version") == .integer(Int64(Schema.version)))
+        let tables = Set(try db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").rows { $0.text(0) })
+        for name in ["meta", "region", "poi", "region_rtree", "poi_rtree", "region_fts", "poi_fts"] {
+            #expect(tables.contains(name), "missing table \(name)")
+        }
+        #expect(try db.scalar("SELECT value FROM meta WHERE key = 'coordinate_system'") == .text("GCJ-02"))
+        #expect(try db.scalar("SELECT value FROM meta WHERE key = 'schema_version'") == .text("\(Schema.version)"))
+    }
+
+    @Test func rtreeAndFTSAreUsable() throws {
+        try Repository.create(at: file.path)
+        let db = try Connection(path: file.path, mode: .readWrite)
+        try db.prepare("INSERT INTO poi_rtree (id, min_lng, max_lng, min_lat, max_lat, lng, lat) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            .run([1, 116.39, 116.39, 39.9, 39.9, 116.39, 39.9])
+        let hits = try db.prepare("SELECT id, lng FROM poi_rtree WHERE min_lng <= ? AND max_lng >= ? AND min_lat <= ? AND max_lat >= ?")
+            .rows([116.5, 116.3, 40.0, 39.8]) { ($0.int(0), $0.double(1)) }
+        #expect(hits.count == 1 && hits[0].0 == 1 && hits[0].1 == 116.39)
+        try db.prepare("INSERT INTO poi_fts (rowid, grams, chars, address) VALUES (?, ?, ?, ?)")
+            .run([7, "北京 京大 大学", "北 京 大 学", ""])
+        let match = try db.prepare("SELECT rowid FROM poi_fts WHERE poi_fts MATCH ?")
+        #expect(try match.rows(["grams : \"京大\""]) { $0.int(0) } == [7])
+        #expect(try match.rows(["chars : \"学\""]) { $0.int(0) } == [7])
+        #expect(try match.rows(["grams : \"北京 京大\""]) { $0.int(0) } == [7])
+        #expect(try match.rows(["grams : \"京大 北京\""]) { $0.int(0) } == [])
+    }
+
+    @Test func otherSchemaVersionIsRefused() throws {
+        try Repository.create(at: file.path)
+        let db = try Connection(path: file.path, mode: .readWrite)
+        try db.execute("PRAGMA user_version = \(Schema.version + 1)")
+        let error = #expect(throws: GazetteerError.self) { _ = try Repository(path: file.path) }
+        guard case .schemaVersionMismatch(let path, let found, let expected)? = error else {
+            Issue.record("expected schemaVersionMismatch, got \(String(describing: error))")
+            return
+        }
+        #expect(path == file.path && found == Schema.version + 1 && expected == Schema.version)
+        #expect(error?.description.contains("newer gazetteer") == true)
+    }
+
+    @Test func foreignFilesAreRefused() throws {
+        try Data("not a database at all, just some text that is long enough".utf8).write(to: URL(fileURLWithPath: file.path))
+        #expect {
+            _ = try Repository(path: file.path)
+        } throws: { error in
+            if case GazetteerError.notADatabase = error { return true }
+            return false
+        }
+        let other = TemporaryDatabase()
+        let db = try Connection(path: other.path, mode: .readWrite)
+        try db.execute("CREATE TABLE something (x)")
+        #expect {
+            _ = try Repository(path: other.path)
+        } throws: { error in
+            if case GazetteerError.notAGazetteerDatabase = error { return true }
+            return false
+        }
+    }
+
+    @Test func infoOnEmptyDatabase() throws {
+        try Repository.create(at: file.path)
+        let info = try Repository(path: file.path).info()
+        #expect(info.regionCounts == ["province": 0, "city": 0, "district": 0, "town": 0])
+        #expect(info.poiCount == 0)
+        #expect(info.schemaVersion == Schema.version)
+        #expect(info.coordinateSystem == "GCJ-02")
+        #expect(info.sqliteVersion.hasPrefix("3."))
+    }
+}
