@@ -1,0 +1,138 @@
+/// The tokens written to and asked of the FTS5 tables (see schema.sql). Chinese is indexed as
+/// overlapping character bigrams plus single characters, so any substring of a name, even of
+/// one or two characters, is found by an index look-up; user text only ever reaches MATCH as
+/// quoted tokens made here, never as FTS5 syntax.
+enum SearchTokens {
+    /// A run of text of one kind.
+    private enum Run {
+        case han([Unicode.Scalar])
+        case word(String)
+    }
+
+    static func isHan(_ u: Unicode.Scalar) -> Bool {
+        switch u.value {
+        case 0x3007, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x323AF: true
+        default: false
+        }
+    }
+
+    /// Splits text into Han runs and lower-cased Latin/digit words; everything else
+    /// (punctuation, spaces, FTS5 operators) separates. Full-width letters and digits count
+    /// as their ASCII forms.
+    private static func runs(_ text: String) -> [Run] {
+        var result: [Run] = []
+        var han: [Unicode.Scalar] = []
+        var word = ""
+        func flush() {
+            if !han.isEmpty { result.append(.han(han)); han.removeAll() }
+            if !word.isEmpty { result.append(.word(word)); word = "" }
+        }
+        for var u in text.unicodeScalars {
+            if (0xFF10...0xFF19).contains(u.value) || (0xFF21...0xFF3A).contains(u.value) || (0xFF41...0xFF5A).contains(u.value) {
+                u = Unicode.Scalar(u.value - 0xFEE0)!
+            }
+            if isHan(u) {
+                if !word.isEmpty { flush() }
+                han.append(u)
+            } else if u.properties.isAlphabetic || u.properties.numericType != nil {
+                if !han.isEmpty { flush() }
+                word += String(u).lowercased()
+            } else {
+                flush()
+            }
+        }
+        flush()
+        return result
+    }
+
+    private static func bigrams(_ han: [Unicode.Scalar]) -> [String] {
+        if han.count == 1 { return [String(han[0])] }
+        return (0..<(han.count - 1)).map { String(han[$0]) + String(han[$0 + 1]) }
+    }
+
+    /// Tokens for the `grams` and `chars` columns of one or more names.
+    static func index(_ texts: [String?]) -> (grams: String, chars: String) {
+        var grams: [String] = []
+        var chars: [String] = []
+        for text in texts.compactMap({ $0 }) {
+            for run in runs(text) {
+                switch run {
+                case .han(let h):
+                    grams += bigrams(h)
+                    chars += h.map { String($0) }
+                case .word(let w):
+                    grams.append(w)
+                }
+            }
+        }
+        return (grams.joined(separator: " "), chars.joined(separator: " "))
+    }
+
+    /// Tokens of the `pinyin` column: the syllables run together and their initials, with
+    /// and without the level's suffix (西湖区 → xihu, xh, xihuqu, xhq), so people can type
+    /// either.
+    static func pinyin(_ pinyin: String?, name: String, shortName: String?) -> String {
+        guard let pinyin, !pinyin.isEmpty else { return "" }
+        let syllables = pinyin.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init)
+        guard !syllables.isEmpty else { return "" }
+        let full = syllables.joined()
+        let initials = String(syllables.compactMap(\.first))
+        var tokens = [full, initials]
+        if let shortName, name.hasPrefix(shortName), name != shortName {
+            let suffix = String(name.dropFirst(shortName.count))
+            if let s = suffixPinyin[suffix] {
+                tokens.append(full + s.joined())
+                tokens.append(initials + String(s.compactMap(\.first)))
+            }
+        }
+        return tokens.joined(separator: " ")
+    }
+
+    /// Pinyin of the suffixes that full names add to short names.
+    private static let suffixPinyin: [String: [String]] = [
+        "省": ["sheng"], "市": ["shi"], "区": ["qu"], "县": ["xian"], "镇": ["zhen"], "乡": ["xiang"],
+        "街道": ["jie", "dao"], "自治区": ["zi", "zhi", "qu"], "自治州": ["zi", "zhi", "zhou"],
+        "自治县": ["zi", "zhi", "xian"], "地区": ["di", "qu"], "盟": ["meng"], "旗": ["qi"],
+        "自治旗": ["zi", "zhi", "qi"], "林区": ["lin", "qu"], "特区": ["te", "qu"], "新区": ["xin", "qu"],
+        "民族乡": ["min", "zu", "xiang"], "苏木": ["su", "mu"], "特别行政区": ["te", "bie", "xing", "zheng", "qu"],
+    ]
+
+    /// Quotes a token for FTS5: inside double quotes everything is literal but `"`, doubled.
+    static func quote(_ token: String) -> String {
+        "\"" + token.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// The FTS5 query for user text over the name columns, or nil when the text has nothing
+    /// searchable (only punctuation or spaces). A single Han character asks `chars`; anything
+    /// longer is a phrase of bigrams in `grams`; a trailing Latin word or single Han character
+    /// matches as a prefix.
+    static func nameQuery(_ text: String) -> String? {
+        let parts = runs(text)
+        guard !parts.isEmpty else { return nil }
+        if parts.count == 1, case .han(let h) = parts[0], h.count == 1 {
+            return "chars : \(quote(String(h[0])))"
+        }
+        var tokens: [String] = []
+        var prefix = false
+        for (i, run) in parts.enumerated() {
+            let last = i == parts.count - 1
+            switch run {
+            case .han(let h):
+                tokens += bigrams(h)
+                prefix = last && h.count == 1
+            case .word(let w):
+                tokens.append(w)
+                prefix = last
+            }
+        }
+        return "grams : " + quote(tokens.joined(separator: " ")) + (prefix ? " *" : "")
+    }
+
+    /// The FTS5 query over the pinyin column, for text that is all Latin letters (spaces
+    /// allowed: "xi hu"), matched as a prefix; nil otherwise.
+    static func pinyinQuery(_ text: String) -> String? {
+        let letters = text.lowercased().filter { !$0.isWhitespace && $0 != "'" }
+        guard !letters.isEmpty, letters.allSatisfy({ $0.isASCII && $0.isLetter }) else { return nil }
+        return "pinyin : \(quote(letters)) *"
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import Gazetteer
+
+/// `gazetteer import`: load region, boundary and POI CSV files.
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Import region, boundary and POI CSV files (formats: docs/csv-formats.md).",
+        discussion: """
+            Files and folders (their *.csv files) in any order: regions are loaded first, then boundaries, \
+            then POIs. The import is all or nothing: on any error nothing changes and the errors are listed \
+            with file, line and column. Rows are keyed by code or id, so importing the same file twice \
+            changes nothing.
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Flag(help: "Replace the whole dataset instead of merging into it.")
+    var replace = false
+
+    @Flag(help: "Import the valid rows and write the invalid ones, with reasons, to the rejects file.")
+    var skipInvalid = false
+
+    @Option(help: ArgumentHelp("Where --skip-invalid writes rejected rows.", valueName: "path"))
+    var rejects = "gazetteer-rejects.csv"
+
+    @Option(help: ArgumentHelp("Text encoding of the files: utf8 or gbk (GBK/GB18030).", valueName: "name"))
+    var encoding = "utf8"
+
+    @Option(help: ArgumentHelp("Coordinate system of the files: gcj02, wgs84 or bd09. Stored as GCJ-02.", valueName: "system"))
+    var coordsys: CoordinateSystem = .gcj02
+
+    @Option(help: ArgumentHelp("A dataset version to record in the database.", valueName: "text"))
+    var datasetVersion: String?
+
+    @Argument(help: ArgumentHelp("CSV files or folders of CSV files.", valueName: "path"))
+    var paths: [String]
+
+    func validate() throws {
+        guard TextEncoding(name: encoding) != nil else {
+            throw ValidationError("--encoding must be utf8 or gbk, not '\(encoding)'.")
+        }
+        if paths.isEmpty { throw ValidationError("name at least one CSV file or folder.") }
+    }
+
+    func run() throws {
+        var options = ImportOptions()
+        options.replace = replace
+        options.skipInvalid = skipInvalid
+        options.rejectsPath = rejects
+        options.encoding = TextEncoding(name: encoding)!
+        options.coordinateSystem = coordsys
+        options.datasetVersion = datasetVersion
+        let path = database.explicitPath ?? DefaultDatabase.path
+        let importer = try Importer(path: path)
+        let bar = ProgressBar(label: "importing")
+        let summary = try importer.importFiles(paths, options: options, progress: bar.update)
+        print(Self.describe(summary, into: path))
+    }
+
+    static func describe(_ s: ImportSummary, into path: String) -> String {
+        func row(_ label: String, _ c: ImportSummary.Counts) -> [String] {
+            [label, "\(ProgressBar.group(c.inserted)) new", "\(ProgressBar.group(c.updated)) updated", "\(ProgressBar.group(c.unchanged)) unchanged"]
+        }
+        var text = "imported into \(path) in \(String(format: "%.1f", s.seconds)) s\n"
+        text += Format.columns([row("regions", s.regions), row("boundaries", s.boundaries), row("POIs", s.pois)])
+        if s.rejected > 0 {
+            text += "\nrejected \(ProgressBar.group(s.rejected)) row\(s.rejected == 1 ? "" : "s"): see \(s.rejectsPath ?? "the rejects file")"
+        }
+        return text
+    }
+}
+
+extension CoordinateSystem: ExpressibleByArgument {}
