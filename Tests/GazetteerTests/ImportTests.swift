@@ -1,0 +1,252 @@
+import Foundation
+import Testing
+@testable import Gazetteer
+
+/// A temporary folder of CSV fixtures and a database beside them.
+final class Fixture {
+    let directory: URL
+    let database: String
+
+    init() {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("gazetteer-fixture-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        database = directory.appendingPathComponent("test.sqlite").path
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    @discardableResult
+    func write(_ name: String, _ text: String) -> String { write(name, Data(text.utf8)) }
+
+    @discardableResult
+    func write(_ name: String, _ data: Data) -> String {
+        let url = directory.appendingPathComponent(name)
+        try! data.write(to: url)
+        return url.path
+    }
+
+    func importer() throws -> Importer { try Importer(path: database) }
+
+    @discardableResult
+    func run(_ files: [String], _ configure: (inout ImportOptions) -> Void = { _ in }) throws -> ImportSummary {
+        var options = ImportOptions()
+        configure(&options)
+        return try importer().importFiles(files, options: options)
+    }
+
+    /// Everything a user could observe in the database, to compare before and after.
+    func snapshot() throws -> [String] {
+        let db = try Connection(path: database, mode: .readOnly)
+        var lines: [String] = []
+        for sql in [
+            "SELECT code, parent, level, name, short_name, pinyin, lng, lat, min_lng, max_lat, hex(boundary) FROM region ORDER BY code",
+            "SELECT rowid, id, name, type, typecode, address, lng, lat, adcode, towncode FROM poi ORDER BY rowid",
+            "SELECT id, min_lng, max_lat FROM region_rtree ORDER BY id",
+            "SELECT id, lng, lat FROM poi_rtree ORDER BY id",
+            "SELECT key, value FROM meta WHERE key <> 'imported_at' ORDER BY key",
+            "SELECT count(*) FROM region_fts WHERE region_fts MATCH 'chars : \"西\"'",
+            "SELECT count(*) FROM poi_fts WHERE poi_fts MATCH 'grams : \"大学\"'",
+        ] {
+            let s = try db.prepare(sql)
+            lines += try s.rows { row in (0..<row.columnCount).map { "\(row.value($0))" }.joined(separator: "|") }
+        }
+        return lines
+    }
+
+    static let regions = """
+        code,parent,level,name,short_name,pinyin,lng,lat,center_approx
+        330000,,province,浙江省,浙江,zhe jiang,120.15,30.27,0
+        330100,330000,city,杭州市,杭州,hang zhou,120.21,30.25,0
+        330106,330100,district,西湖区,西湖,xi hu,120.13,30.26,0
+        330106003000,330106,town,灵隐街道,灵隐,ling yin,120.12,30.25,1
+        110000,,province,北京市,北京,bei jing,116.40,39.90,0
+        110101,110000,district,东城区,东城,dong cheng,116.42,39.93,0
+
+        """
+
+    static let boundaries = """
+        code,geometry
+        330106,"POLYGON((120.0 30.1,120.3 30.1,120.3 30.4,120.0 30.4,120.0 30.1))"
+        110101,"MULTIPOLYGON(((116.38 39.86,116.45 39.86,116.45 39.97,116.38 39.97,116.38 39.86)))"
+
+        """
+
+    static let pois = """
+        id,name,type,typecode,address,phone,lng,lat,adcode,towncode
+        p1,浙江大学(玉泉校区),科教文化服务;学校;高等院校,141201,西湖区浙大路38号,,120.123,30.265,330106,330106003000
+        p2,灵隐寺,风景名胜;风景名胜;寺庙道观,110205,"法云弄1号, 灵隐",0571-1234,120.101,30.241,330106,
+        p3,故宫博物院,科教文化服务;博物馆;博物馆,140100,,,116.397,39.918,110101,
+
+        """
+}
+
+@Suite struct ImportTests {
+    let fixture = Fixture()
+
+    @Test func importsAllThreeFormatsInAnyOrder() throws {
+        let files = [fixture.write("pois.csv", Fixture.pois), fixture.write("b.csv", Fixture.boundaries), fixture.write("r.csv", Fixture.regions)]
+        let summary = try fixture.run(files)
+        #expect(summary.regions.inserted == 6)
+        #expect(summary.boundaries.inserted == 2)
+        #expect(summary.pois.inserted == 3)
+        let info = try Repository(path: fixture.database).info()
+        #expect(info.regionCounts == ["province": 2, "city": 1, "district": 2, "town": 1])
+        #expect(info.poiCount == 3)
+        #expect(info.boundaryCount == 2)
+        // The boundary set the bounding box and the R*Tree row.
+        let db = try Connection(path: fixture.database, mode: .readOnly)
+        #expect(try db.scalar("SELECT min_lng FROM region WHERE code = 330106") == .real(120.0))
+        #expect(try db.scalar("SELECT count(*) FROM region_rtree WHERE id = 330106") == .integer(1))
+        #expect(try db.scalar("SELECT address FROM poi WHERE id = 'p2'") == .text("法云弄1号, 灵隐"))
+    }
+
+    @Test func folderImportAndReimportChangesNothing() throws {
+        fixture.write("regions.csv", Fixture.regions)
+        fixture.write("boundaries.csv", Fixture.boundaries)
+        fixture.write("pois.csv", Fixture.pois)
+        try fixture.run([fixture.directory.path])
+        let before = try fixture.snapshot()
+        let again = try fixture.run([fixture.directory.path])
+        #expect(again.regions.unchanged == 6 && again.regions.inserted == 0 && again.regions.updated == 0)
+        #expect(again.boundaries.unchanged == 2)
+        #expect(again.pois.unchanged == 3 && again.pois.inserted == 0)
+        #expect(try fixture.snapshot() == before)
+    }
+
+    @Test func changedRowsAreUpdatedWithTheirIndexes() throws {
+        let regions = fixture.write("regions.csv", Fixture.regions)
+        let pois = fixture.write("pois.csv", Fixture.pois)
+        try fixture.run([regions, pois])
+        let moved = Fixture.pois.replacingOccurrences(of: "p3,故宫博物院", with: "p3,国家博物馆").replacingOccurrences(of: "116.397,39.918", with: "116.401,39.905")
+        let summary = try fixture.run([fixture.write("pois2.csv", moved)])
+        #expect(summary.pois.updated == 1 && summary.pois.unchanged == 2)
+        let db = try Connection(path: fixture.database, mode: .readOnly)
+        #expect(try db.scalar("SELECT count(*) FROM poi_fts WHERE poi_fts MATCH 'grams : \"故宫\"'") == .integer(0))
+        #expect(try db.scalar("SELECT count(*) FROM poi_fts WHERE poi_fts MATCH 'grams : \"博物\"'") == .integer(1))
+        #expect(try db.scalar("SELECT lat FROM poi_rtree WHERE id = (SELECT rowid FROM poi WHERE id = 'p3')") == .real(39.905))
+        #expect(try db.scalar("PRAGMA integrity_check") == .text("ok"))
+        try Connection(path: fixture.database, mode: .readWrite).execute("INSERT INTO poi_fts (poi_fts) VALUES ('integrity-check')")
+    }
+
+    @Test func replaceReplacesTheDataset() throws {
+        try fixture.run([fixture.write("regions.csv", Fixture.regions), fixture.write("pois.csv", Fixture.pois)])
+        let only = """
+            code,level,name
+            650000,province,新疆维吾尔自治区
+
+            """
+        let summary = try fixture.run([fixture.write("xj.csv", only)]) { $0.replace = true }
+        #expect(summary.regions.inserted == 1)
+        let info = try Repository(path: fixture.database).info()
+        #expect(info.regionCounts["province"] == 1 && info.regionCounts["town"] == 0)
+        #expect(info.poiCount == 0)
+        let db = try Connection(path: fixture.database, mode: .readOnly)
+        #expect(try db.scalar("SELECT count(*) FROM region_fts WHERE region_fts MATCH 'chars : \"浙\"'") == .integer(0))
+        #expect(try db.scalar("SELECT count(*) FROM region_fts WHERE region_fts MATCH 'chars : \"疆\"'") == .integer(1))
+    }
+
+    @Test func badRowLateInFileLeavesDatabaseAsItWas() throws {
+        try fixture.run([fixture.write("regions.csv", Fixture.regions), fixture.write("pois.csv", Fixture.pois)])
+        let before = try fixture.snapshot()
+        var big = "id,name,lng,lat,adcode\n"
+        for i in 0..<5000 { big += "n\(i),新店\(i),120.1\(i % 10),30.2,330106\n" }
+        big += "bad,坏点,120.1,300.2,330106\n"
+        let error = #expect(throws: ImportFailure.self) { try fixture.run([fixture.write("late.csv", big)]) }
+        #expect(error?.errors.first?.line == 5002)
+        #expect(error?.errors.first?.column == "lat")
+        #expect(try fixture.snapshot() == before)
+    }
+
+    @Test func skipInvalidImportsGoodRowsAndWritesRejects() throws {
+        let rejects = fixture.directory.appendingPathComponent("rejects.csv").path
+        let text = Fixture.pois + "p4,,,,,,120.1,30.2,,\np5,坏坐标,,,,,120.1,95,,\np1,重复,,,,,120.1,30.2,,\n"
+        let summary = try fixture.run([fixture.write("regions.csv", Fixture.regions), fixture.write("pois.csv", text)]) {
+            $0.skipInvalid = true
+            $0.rejectsPath = rejects
+        }
+        #expect(summary.pois.inserted == 3)
+        #expect(summary.rejected == 3)
+        #expect(summary.rejectsPath == rejects)
+        let lines = try String(contentsOfFile: rejects, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 4)
+        #expect(lines[1].contains(",5,name,"))
+        #expect(lines[2].contains(",6,lat,"))
+        #expect(lines[3].contains(",7,id,") && lines[3].contains("duplicate"))
+    }
+
+    @Test func encodingsLineEndsAndQuoting() throws {
+        // BOM + CRLF + a quoted field holding a comma, a doubled quote and a newline.
+        let crlf = "\u{FEFF}code,level,name,short_name\r\n330000,province,\"浙江省\",\"浙\"\"江,\r\n省\"\r\n"
+        try fixture.run([fixture.write("bom.csv", crlf)])
+        let db = try Connection(path: fixture.database, mode: .readOnly)
+        #expect(try db.scalar("SELECT short_name FROM region WHERE code = 330000") == .text("浙\"江,\r\n省"))
+
+        // GBK bytes: refused by default with a hint, imported with the encoding named.
+        var gbk = Data("code,level,name\n110000,province,".utf8)
+        gbk.append(contentsOf: [0xB1, 0xB1, 0xBE, 0xA9, 0xCA, 0xD0]) // 北京市 in GBK
+        gbk.append(contentsOf: Array("\n".utf8))
+        let path = fixture.write("gbk.csv", gbk)
+        let refused = #expect(throws: ImportError.self) { try fixture.run([path]) }
+        #expect(refused?.line == 2)
+        #expect(refused?.description.contains("--encoding gbk") == true)
+        try fixture.run([path]) { $0.encoding = .gb18030 }
+        #expect(try db.scalar("SELECT name FROM region WHERE code = 110000") == .text("北京市"))
+    }
+
+    /// Imports one file and returns the errors it was refused with.
+    func errors(_ text: String, name: String = "in.csv", withRegions: Bool = true) throws -> [ImportError] {
+        var files = [fixture.write(name, text)]
+        if withRegions { files.insert(fixture.write("base-regions.csv", Fixture.regions), at: 0) }
+        do {
+            try fixture.run(files)
+            return []
+        } catch let failure as ImportFailure {
+            return failure.errors
+        } catch let error as ImportError {
+            return [error]
+        }
+    }
+
+    @Test func everyValidationErrorNamesFileLineAndColumn() throws {
+        typealias Case = (text: String, line: Int?, column: String?, needle: String)
+        let cases: [Case] = [
+            ("id,name,lng,lat\nx,,120,30\n", 2, "name", "required"),
+            ("code,level,name,parent\n33010,district,某区,330100\n", 2, "code", "6-digit"),
+            ("code,level,name,parent\n330107,district,某区,330106\n", 2, "parent", "cannot sit under"),
+            ("code,level,name,parent\n330107,district,某区,339900\n", 2, "parent", "neither in the imported files"),
+            ("code,level,name,parent\n330200,city,宁波市,330100\n", 2, "parent", "cannot sit under"),
+            ("code,level,name,parent\n330107,town,某镇,330106\n", 2, "code", "9 or 12-digit"),
+            ("code,level,name\n330000,planet,某\n", 2, "level", "one of province"),
+            ("id,name,lng,lat\nx,某,190,30\n", 2, "lng", "out of range"),
+            ("id,name,lng,lat\nx,某,39.9,116.4\n", 2, "lat", "swapped"),
+            ("id,name,lng,lat\nx,某,abc,30\n", 2, "lng", "decimal number"),
+            ("id,name,lng,lat\nx,某,120,30\nx,某,120,30\n", 3, "id", "duplicate id x"),
+            ("code,level,name\n330000,province,浙江省\n", 2, "code", "duplicate id 330000"),
+            ("code,geometry\n330106,\"POLYGON((120 30,121 30,121 31,120 31))\"\n", 2, "geometry", "close"),
+            ("code,geometry\n330106,POLYGON EMPTY\n", 2, "geometry", "empty"),
+            ("code,geometry\n999999,\"POLYGON((120 30,121 30,121 31,120 30))\"\n", 2, "code", "no region has code 999999"),
+            ("id,name,lng,lat,adcode\nx,某,120,30,330199\n", 2, "adcode", "no region has adcode"),
+            ("id,name,lng,lat,colour\nx,某,120,30,red\n", 1, nil, "unknown column 'colour'"),
+            ("id,name,lng,lat\nx,某,120\n", 2, nil, "3 fields where the header has 4"),
+            ("id,name,lng,lat\nx,\"某,120,30\n", 2, nil, "never closed"),
+            ("what,ever\n1,2\n", 1, nil, "cannot tell what this file holds"),
+            ("", nil, nil, "empty"),
+            ("id,name,lng,lat\nx,a\u{0}b,120,30\n", 2, nil, "NUL"),
+        ]
+        for c in cases {
+            let found = try errors(c.text, name: "case.csv")
+            #expect(found.count >= 1, "accepted: \(c.text)")
+            guard let first = found.first else { continue }
+            #expect(first.file.hasSuffix("case.csv") || first.file.hasSuffix("base-regions.csv"), "\(first)")
+            #expect(first.line == c.line, "\(c.text): \(first)")
+            #expect(first.column == c.column, "\(c.text): \(first)")
+            #expect(first.description.contains(c.needle), "\(c.text): \(first)")
+        }
+    }
+
+    @Test func severalErrorsAreListedTogether() throws {
+        let text = "id,name,lng,lat\na,,120,30\nb,某,120,95\nc,某,500,30\n"
+        let found = try errors(text)
+        #expect(found.map(\.line) == [2, 3, 4])
+    }
+}

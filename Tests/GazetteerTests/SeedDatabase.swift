@@ -1,0 +1,25 @@
+import Foundation
+@testable import Gazetteer
+
+/// The real bundled seed, imported once per test run and shared by every test that needs
+/// national data.
+enum SeedDatabase {
+    /// The repository's `seed/` folder.
+    static let seedDirectory: String = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("seed").path
+
+    static let path: String = {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("gazetteer-seed-\(ProcessInfo.processInfo.processIdentifier).sqlite").path
+        do {
+            _ = try DefaultDatabase.build(path: path, seed: seedDirectory)
+        } catch {
+            fatalError("the seed does not import: \(error)")
+        }
+        atexit { try? FileManager.default.removeItem(atPath: SeedDatabase.path) }
+        return path
+    }()
+
+    static let repository: Repository = try! Repository(path: path)
+}
