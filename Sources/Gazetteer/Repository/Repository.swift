@@ -6,6 +6,7 @@ public final class Repository: Sendable {
     /// The database file.
     public let path: String
     let pool: ConnectionPool
+    let regions = RegionCache()
 
     /// Opens an existing gazetteer database for queries.
     ///

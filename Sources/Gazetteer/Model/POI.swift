@@ -1,0 +1,25 @@
+/// A point of interest.
+public struct POI: Sendable, Hashable, Codable {
+    /// The stable id it was imported with.
+    public var id: String
+    public var name: String
+    /// Category path in AMap's style: 科教文化服务;学校;高等院校.
+    public var type: String?
+    /// 6-digit category code in AMap's style: 141201.
+    public var typecode: String?
+    public var address: String?
+    public var phone: String?
+    /// Location in the caller's coordinate system.
+    public var location: Coordinate
+    /// Adcode of the district (or city) it lies in.
+    public var adcode: String?
+    /// 12-digit code of the town it lies in.
+    public var towncode: String?
+}
+
+/// A POI with its distance from the point asked about.
+public struct POIDistance: Sendable, Hashable, Codable {
+    public var poi: POI
+    /// Great-circle distance in metres.
+    public var distance: Double
+}

@@ -1,0 +1,61 @@
+extension Repository {
+    /// Most POIs a reverse geocode lists.
+    public static let reverseGeocodePOILimit = 20
+
+    /// The address of a point and the POIs around it (逆地理编码), as a location picker asks
+    /// on every map move.
+    ///
+    /// - Parameters:
+    ///   - location: longitude/latitude in `system`.
+    ///   - system: the coordinate system of `location`; answers come back in it too.
+    ///   - radius: metres within which POIs are listed (0 lists none).
+    ///   - poiLimit: most POIs listed, nearest first.
+    /// - Returns: an empty address (not an error) for a point outside the data.
+    public func reverseGeocode(
+        _ location: Coordinate, system: CoordinateSystem = .gcj02, radius: Double = 1000,
+        poiLimit: Int = Repository.reverseGeocodePOILimit
+    ) throws(GazetteerError) -> ReverseGeocode {
+        guard location.isValid else {
+            throw .invalidArgument(name: "location", reason: Self.describeInvalid(location))
+        }
+        guard radius.isFinite, (0...50_000).contains(radius) else {
+            throw .invalidArgument(name: "radius", reason: "must be 0 to 50000 metres, not \(radius)")
+        }
+        let p = location.converted(from: system, to: .gcj02)
+        return try read { db in
+            let (chain, townApproximate) = try ReverseGeocoder(cache: regions, db: db).locate(p)
+            var address = Address.empty
+            if !chain.isEmpty {
+                address.country = "中国"
+                for e in chain {
+                    let r = regions.region(e, system: system)
+                    switch e.level {
+                    case .province: address.province = r
+                    case .city: address.city = r
+                    case .district: address.district = r
+                    case .town: address.town = r
+                    }
+                }
+                address.townIsApproximate = townApproximate
+            }
+            var pois: [POIDistance] = []
+            if radius > 0 && poiLimit > 0 {
+                let finder = POIFinder(db: db)
+                let hits = try finder.nearest(p, radius: radius, offset: 0, limit: poiLimit)
+                pois = zip(try finder.load(hits.map(\.rowid), system: system), hits).map { POIDistance(poi: $0, distance: $1.distance) }
+            }
+            var formatted = address.formatted
+            if !formatted.isEmpty, let nearest = pois.first { formatted += nearest.poi.name }
+            return ReverseGeocode(location: location, address: address, formattedAddress: formatted, pois: pois)
+        }
+    }
+
+    static func describeInvalid(_ c: Coordinate) -> String {
+        if !c.longitude.isFinite || !c.latitude.isFinite { return "longitude and latitude must be finite numbers" }
+        if !(-90...90).contains(c.latitude) && (-90...90).contains(c.longitude) && (-180...180).contains(c.latitude) {
+            return "latitude \(c.latitude) is out of range; longitude and latitude look swapped (give longitude first: LNG,LAT)"
+        }
+        if !(-90...90).contains(c.latitude) { return "latitude \(c.latitude) is out of range (-90 to 90)" }
+        return "longitude \(c.longitude) is out of range (-180 to 180)"
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+@testable import Gazetteer
+
+@Suite struct ReverseGeocodeTests {
+    let repo = SeedDatabase.repository
+
+    func address(_ lng: Double, _ lat: Double, _ system: CoordinateSystem = .gcj02) throws -> Address {
+        try repo.reverseGeocode(Coordinate(longitude: lng, latitude: lat), system: system, radius: 0).address
+    }
+
+    @Test func tiananmenIsDongchengWithoutDoubledMunicipality() throws {
+        let r = try repo.reverseGeocode(Coordinate(longitude: 116.397477, latitude: 39.908692))
+        #expect(r.address.province?.name == "北京市")
+        #expect(r.address.city == nil)
+        #expect(r.address.district?.name == "东城区")
+        #expect(r.address.adcode == "110101")
+        #expect(r.address.country == "中国")
+        #expect(r.formattedAddress.hasPrefix("北京市东城区"))
+        #expect(!r.formattedAddress.contains("北京市北京市"))
+        if let town = r.address.town {
+            #expect(town.code.hasPrefix("110101") && town.code.count == 12)
+            #expect(r.address.townIsApproximate)
+        }
+    }
+
+    @Test func pekingUniversityIsHaidian() throws {
+        let a = try address(116.3107, 39.992591)
+        #expect(a.district?.name == "海淀区")
+        #expect(a.adcode == "110108")
+    }
+
+    @Test func eitherSideOfTheDongchengXichengLine() throws {
+        #expect(try address(116.3736, 39.9130).district?.name == "西城区") // 西单
+        #expect(try address(116.4108, 39.9148).district?.name == "东城区") // 王府井
+    }
+
+    @Test func countyDirectlyUnderProvinceHasNoCity() throws {
+        let a = try address(113.4540, 30.3640) // 仙桃 city centre
+        #expect(a.province?.name == "湖北省")
+        #expect(a.city == nil)
+        #expect(a.district?.name == "仙桃市")
+        #expect(a.adcode == "429004")
+    }
+
+    @Test func ordinaryPrefectureCityChain() throws {
+        let a = try address(120.1415, 30.2470) // 杭州 苏堤
+        #expect(a.province?.name == "浙江省")
+        #expect(a.city?.name == "杭州市")
+        #expect(a.city?.code == "330100")
+        #expect(a.district?.name == "西湖区")
+        // 武林广场: 下城区 until 2021, now 拱墅区 (the 2026 codes win over the 2021 outlines).
+        #expect(try address(120.1640, 30.2770).district?.name == "拱墅区")
+        #expect(a.formatted.hasPrefix("浙江省杭州市"))
+    }
+
+    @Test func dongguanHasTownsDirectlyUnderTheCity() throws {
+        let a = try address(113.7518, 23.0205)
+        #expect(a.city?.name == "东莞市")
+        #expect(a.district == nil)
+        #expect(a.adcode == "441900")
+        #expect(a.town?.code.hasPrefix("441900") == true)
+        #expect(a.town?.parentCode == "441900")
+    }
+
+    @Test func seaAndForeignPointsAreEmptyNotErrors() throws {
+        for (lng, lat) in [(123.0, 30.0), (126.978, 37.566), (139.69, 35.69), (105.85, 21.03), (0.0, 0.0)] {
+            let r = try repo.reverseGeocode(Coordinate(longitude: lng, latitude: lat))
+            #expect(r.address.isEmpty, "(\(lng), \(lat)) placed in \(r.address.formatted)")
+            #expect(r.formattedAddress == "")
+            #expect(r.address.adcode == nil)
+        }
+    }
+
+    @Test func sameAnswerFromWGS84AndBD09() throws {
+        let gcj = Coordinate(longitude: 116.397477, latitude: 39.908692)
+        let reference = try repo.reverseGeocode(gcj, radius: 3000)
+        for system in [CoordinateSystem.wgs84, .bd09] {
+            let input = gcj.converted(from: .gcj02, to: system)
+            #expect(abs(input.longitude - gcj.longitude) > 1e-4) // the systems really differ here
+            let r = try repo.reverseGeocode(input, system: system, radius: 3000)
+            #expect(r.address.district == reference.address.district.map { d in
+                var d = d
+                d.center = d.center?.converted(from: .gcj02, to: system)
+                return d
+            })
+            #expect(r.location == input)
+            #expect(r.pois.map(\.poi.id) == reference.pois.map(\.poi.id))
+            // POI locations come back in the caller's system.
+            for (a, b) in zip(r.pois, reference.pois) {
+                let back = a.poi.location.converted(from: system, to: .gcj02)
+                #expect(back.distance(to: b.poi.location) < 0.5)
+                #expect(abs(a.distance - b.distance) < 1)
+            }
+        }
+    }
+
+    @Test func poisAreWithinRadiusNearestFirstWithTrueDistances() throws {
+        let center = Coordinate(longitude: 120.1551, latitude: 30.2741) // Hangzhou: OSM POIs are dense here
+        let r = try repo.reverseGeocode(center, radius: 1500, poiLimit: 20)
+        #expect(r.pois.count == 20)
+        #expect(r.pois.map(\.distance) == r.pois.map(\.distance).sorted())
+        for p in r.pois {
+            #expect(p.distance <= 1500)
+            #expect(abs(p.distance - center.distance(to: p.poi.location)) < 0.01)
+        }
+        #expect(r.formattedAddress.hasSuffix(r.pois[0].poi.name))
+        // Nothing nearer was left out: compare with a brute-force scan of the table.
+        let db = try Connection(path: SeedDatabase.path, mode: .readOnly)
+        let all = try db.prepare("SELECT lng, lat FROM poi").rows { Coordinate(longitude: $0.double(0), latitude: $0.double(1)) }
+        let brute = all.map { center.distance(to: $0) }.filter { $0 <= 1500 }.sorted().prefix(20)
+        #expect(zip(brute, r.pois.map(\.distance)).allSatisfy { abs($0 - $1) < 0.01 })
+        #expect(try repo.reverseGeocode(center, radius: 0).pois.isEmpty)
+    }
+
+    @Test func hongKongTownComesFromItsBoundary() throws {
+        let a = try address(114.1588, 22.2817) // Central
+        #expect(a.province?.code == "810000")
+        #expect(a.town != nil)
+        #expect(a.townIsApproximate == false)
+    }
+
+    @Test func badInputIsRefusedClearly() throws {
+        for (lng, lat) in [(Double.nan, 30.0), (120.0, .infinity), (39.9, 116.4), (200.0, 30.0), (120.0, -95.0)] {
+            #expect(throws: GazetteerError.self) {
+                _ = try repo.reverseGeocode(Coordinate(longitude: lng, latitude: lat))
+            }
+        }
+        #expect(throws: GazetteerError.self) { _ = try repo.reverseGeocode(Coordinate(longitude: 120, latitude: 30), radius: -1) }
+        let swapped = #expect(throws: GazetteerError.self) { _ = try Coordinate(parsing: "39.9,116.4") }
+        #expect(swapped?.description.contains("swapped") == true)
+        for text in ["", "116.4", "116.4,39.9,1", "abc,def", "116.4;39.9", "nan,nan"] {
+            #expect(throws: GazetteerError.self) { _ = try Coordinate(parsing: text) }
+        }
+        #expect(try Coordinate(parsing: " 116.4 ，39.9 ") == Coordinate(longitude: 116.4, latitude: 39.9))
+    }
+}
