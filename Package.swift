@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Gazetteer", targets: ["Gazetteer"]),
         .executable(name: "gazetteer", targets: ["GazetteerCLI"]),
+        .executable(name: "gazetteer-bench", targets: ["GazetteerBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -30,6 +31,11 @@ let package = Package(
                 "Gazetteer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // Benchmarks: `swift run -c release gazetteer-bench --help`. Not part of the tests.
+        .executableTarget(
+            name: "GazetteerBench",
+            dependencies: ["Gazetteer"]
         ),
         .testTarget(
             name: "GazetteerTests",

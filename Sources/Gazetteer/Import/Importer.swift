@@ -425,8 +425,9 @@ private final class ImportRun {
 }
 
 extension Importer {
-    /// Folds the WAL into the main file, so the database is one self-contained file.
+    /// Folds the WAL into the main file, so the database file is complete on its own (it
+    /// stays in WAL mode: readers then skip a file lock per query).
     func checkpoint() throws {
-        try db.execute("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE")
+        try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 }

@@ -26,7 +26,13 @@ public final class Repository: Sendable {
     /// Runs `body` with a pooled connection, turning SQLite failures into `GazetteerError`.
     func read<T>(_ body: (Connection) throws -> T) throws(GazetteerError) -> T {
         do {
-            return try pool.withConnection(body)
+            // One read transaction per query: every statement sees the same snapshot (never
+            // half of an import), and the file is locked once rather than per statement.
+            return try pool.withConnection { db in
+                try db.prepare("BEGIN").run()
+                defer { try? db.prepare("COMMIT").run() }
+                return try body(db)
+            }
         } catch let error as GazetteerError {
             throw error
         } catch let error as SQLiteError {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds the regions a point lies in: the R*Tree gives the regions whose bounding box holds
 /// the point, an exact point-in-polygon test picks the deepest one, and the parent links give
 /// the rest, so province, city and district can never disagree with each other.
@@ -42,7 +44,13 @@ struct ReverseGeocoder {
         var approximate = false
         if let last = chain.last, last.level != .town, last.level >= .city {
             let towns = try cache.townCentres(under: last.code, db)
-            if let nearest = towns.min(by: { $0.center.distance(to: p) < $1.center.distance(to: p) }),
+            // Equirectangular distance ranks as the great circle does at town scale, without trigonometry per town.
+            let k = cos(p.latitude * .pi / 180)
+            func d2(_ c: Coordinate) -> Double {
+                let x = (c.longitude - p.longitude) * k, y = c.latitude - p.latitude
+                return x * x + y * y
+            }
+            if let nearest = towns.min(by: { d2($0.center) < d2($1.center) }),
                let town = try cache.entry(nearest.code, db) {
                 chain.append(town)
                 approximate = true
