@@ -113,6 +113,18 @@ import Testing
         #expect(try repo.reverseGeocode(center, radius: 0).pois.isEmpty)
     }
 
+    /// Points a few metres inside a real border can fall between two simplified district
+    /// outlines; they must still get a district, not stop at the province or city.
+    @Test func slivesBetweenSimplifiedDistrictsStillGetADistrict() throws {
+        for (lng, lat, expected) in [(116.595132, 40.017476, "110105"), (117.220027, 39.119879, "120102"),
+                                     (121.502624, 31.201960, "310101"), (118.766734, 32.042667, "320104")] {
+            let a = try address(lng, lat)
+            #expect(a.district != nil, "(\(lng), \(lat)) stopped at \(a.formatted)")
+            // Within 25 m of a border the neighbour is an acceptable answer; the same city is not negotiable.
+            #expect(a.adcode?.prefix(4) == expected.prefix(4))
+        }
+    }
+
     @Test func hongKongTownComesFromItsBoundary() throws {
         let a = try address(114.1588, 22.2817) // Central
         #expect(a.province?.code == "810000")

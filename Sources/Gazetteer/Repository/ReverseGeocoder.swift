@@ -12,29 +12,42 @@ struct ReverseGeocoder {
     /// not the open sea.
     static let slack = 60.0
 
+    /// The regions whose bounding box meets `b`, deepest level first.
+    private func candidates(_ b: BoundingBox) throws -> [(code: Int64, level: Int)] {
+        try db.prepare("""
+            SELECT id, level FROM region_rtree WHERE min_lng <= ?2 AND max_lng >= ?1 AND min_lat <= ?4 AND max_lat >= ?3
+            """).rows([.real(b.minLongitude), .real(b.maxLongitude), .real(b.minLatitude), .real(b.maxLatitude)]) {
+            (code: $0.int64(0), level: $0.int(1))
+        }.sorted { ($0.level, $0.code) > ($1.level, $1.code) }
+    }
+
+    /// Whether region `code` lies inside region `ancestor` of `level`, by its code's digits.
+    static func isWithin(_ code: Int64, _ ancestor: Int64, level: Int) -> Bool {
+        let digits = [2, 4, 6, 12][level]
+        return String(code).prefix(digits) == String(ancestor).prefix(digits)
+    }
+
     /// The address of a GCJ-02 point.
     func locate(_ p: Coordinate) throws -> (chain: [RegionCache.Entry], townApproximate: Bool) {
-        let candidates = try db.prepare("""
-            SELECT id, level FROM region_rtree WHERE min_lng <= ?1 AND max_lng >= ?1 AND min_lat <= ?2 AND max_lat >= ?2
-            """).rows([.real(p.longitude), .real(p.latitude)]) { ($0.int64(0), $0.int(1)) }
-        guard !candidates.isEmpty else { return ([], false) }
-        // Deepest level first; a town polygon, where imported, beats a town centre.
-        let ordered = candidates.sorted { ($0.1, $0.0) > ($1.1, $1.0) }
-        var found: Int64?
-        for (code, _) in ordered {
-            if let shape = try cache.shape(code, db), shape.contains(p) { found = code; break }
+        let point = BoundingBox(minLongitude: p.longitude, minLatitude: p.latitude, maxLongitude: p.longitude, maxLatitude: p.latitude)
+        var found: (code: Int64, level: Int)?
+        for c in try candidates(point) {
+            if let shape = try cache.shape(c.code, db), shape.contains(p) { found = c; break }
         }
-        if found == nil {
-            // Not inside any boundary: the nearest one within the slack, at the deepest level.
+        if (found?.level ?? -1) < RegionLevel.district.rawValue {
+            // Above district level only (or nowhere): the point may sit in a sliver between two
+            // simplified district boundaries. Take the nearest deeper region within the slack,
+            // inside what was found; a city without districts (东莞) finds none and stays.
             var best: (code: Int64, level: Int, distance: Double)?
-            for (code, level) in ordered where level >= 1 {
-                guard let shape = try cache.shape(code, db) else { continue }
-                let d = shape.distanceToBoundary(from: p)
-                if d <= Self.slack, best == nil || (level, -d) > (best!.level, -best!.distance) { best = (code, level, d) }
+            for c in try candidates(BoundingBox.around(p, radius: Self.slack)) where c.level > (found?.level ?? -1) {
+                if let f = found, !Self.isWithin(c.code, f.code, level: f.level) { continue }
+                guard let shape = try cache.shape(c.code, db) else { continue }
+                let d = shape.contains(p) ? 0 : shape.distanceToBoundary(from: p)
+                if d <= Self.slack, best == nil || (c.level, -d) > (best!.level, -best!.distance) { best = (c.code, c.level, d) }
             }
-            found = best?.code
+            if let best { found = (best.code, best.level) }
         }
-        guard let deepest = found else { return ([], false) }
+        guard let deepest = found?.code else { return ([], false) }
         var chain: [RegionCache.Entry] = []
         var next: Int64? = deepest
         while let code = next, let e = try cache.entry(code, db) {
