@@ -1,7 +1,7 @@
 -- gazetteer schema: the one source of truth.
 -- The library compiles this file in and applies it to a new database; the version below is what
 -- it checks when it opens an existing one. Change the schema => raise the version.
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
 
 -- Key/value facts about the dataset: schema_version, coordinate_system, dataset_version,
 -- dataset_sources, imported_at.
@@ -11,7 +11,7 @@ CREATE TABLE meta (
 ) WITHOUT ROWID;
 
 INSERT INTO meta (key, value) VALUES
-    ('schema_version', '1'),
+    ('schema_version', '2'),
     ('coordinate_system', 'GCJ-02'),
     ('dataset_version', ''),
     ('dataset_sources', '');
@@ -64,14 +64,22 @@ CREATE TABLE poi (
     towncode  INTEGER           -- 12-digit town code
 );
 CREATE INDEX poi_name ON poi (name);
+-- The categories in use, so a category given by name (餐饮, 高等院校) becomes a set of codes
+-- without scanning the POIs.
+CREATE TABLE category (
+    typecode TEXT PRIMARY KEY,
+    type     TEXT NOT NULL
+) WITHOUT ROWID;
 CREATE INDEX poi_adcode ON poi (adcode);
 
--- POI points; id = poi.rowid. The exact coordinates ride along as auxiliary columns so a
--- radius query computes distances without touching the poi table.
+-- POI points; id = poi.rowid. The exact coordinates and the category code ride along as
+-- auxiliary columns so a radius query computes distances and filters by category without
+-- touching the poi table.
 CREATE VIRTUAL TABLE poi_rtree USING rtree (
     id, min_lng, max_lng, min_lat, max_lat,
     +lng REAL,
-    +lat REAL
+    +lat REAL,
+    +typecode INTEGER
 );
 
 -- Full-text search. Chinese has no spaces and users type 1- and 2-character queries, which a

@@ -42,4 +42,51 @@ enum AMapShape {
             ])),
         ])
     }
+
+    /// AMap's category for a region hit (地名地址信息), by level.
+    static func regionType(_ level: RegionLevel) -> (type: String, code: String) {
+        switch level {
+        case .province: ("地名地址信息;普通地名;省级地名", "190102")
+        case .city: ("地名地址信息;普通地名;地市级地名", "190103")
+        case .district: ("地名地址信息;普通地名;区县级地名", "190104")
+        case .town: ("地名地址信息;普通地名;乡镇级地名", "190105")
+        }
+    }
+
+    /// A place/text or place/around entry, for a region or a POI hit.
+    static func place(_ hit: SearchHit) -> JSON {
+        var pairs: [(String, JSON)]
+        var towncode = ""
+        switch hit.kind {
+        case .poi(let p):
+            pairs = [("id", .string(p.id)), ("name", .string(p.name)), ("type", .string(p.type ?? "")),
+                     ("typecode", .string(p.typecode ?? "")), ("address", .string(p.address ?? "")),
+                     ("tel", .string(p.phone ?? "")), ("location", .string(location(p.location))),
+                     ("adcode", .string(p.adcode ?? ""))]
+            towncode = p.towncode ?? ""
+        case .region(let r):
+            let t = regionType(r.level)
+            pairs = [("id", .string(r.code)), ("name", .string(r.name)), ("type", .string(t.type)),
+                     ("typecode", .string(t.code)), ("address", .string("")), ("tel", .string("")),
+                     ("location", .string(r.center.map(location) ?? "")),
+                     ("adcode", .string(r.level == .town ? String(r.code.prefix(6)) : r.code))]
+            if r.level == .town { towncode = r.code }
+        }
+        pairs += [
+            ("adname", .string(hit.district?.name ?? "")),
+            ("pname", .string(hit.province?.name ?? "")),
+            ("cityname", .string(hit.city?.name ?? "")),
+            ("distance", .string(hit.distance.map(distance) ?? "")),
+            ("level", .string(hit.levelName)),
+            ("towncode", .string(towncode)),
+            ("match", .string(["exact", "prefix", "substring"][hit.match.rawValue])),
+        ]
+        return .object(pairs)
+    }
+
+    /// place/text and place/around: `{"status","info","count","pois":[…]}`.
+    static func places(_ hits: [SearchHit], count: Int) -> JSON {
+        .object([("status", .string("1")), ("info", .string("OK")), ("infocode", .string("10000")),
+                 ("count", .string(String(count))), ("pois", .array(hits.map(place)))])
+    }
 }

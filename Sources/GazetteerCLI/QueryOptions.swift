@@ -9,3 +9,17 @@ struct QueryOptions: ParsableArguments {
     @Flag(help: "Print JSON in AMap's response shape.")
     var json = false
 }
+
+extension QueryOptions {
+    /// Prints what `body` answers. A library error becomes, in --json mode, AMap's failure
+    /// object on stdout (as scripts expect), otherwise a message on stderr; both exit 1.
+    func answer(_ body: () throws -> String) throws {
+        do {
+            print(try body())
+        } catch {
+            guard json, error is GazetteerError else { throw error }
+            print(JSON.failure("\(error)").text)
+            throw ExitCode(1)
+        }
+    }
+}

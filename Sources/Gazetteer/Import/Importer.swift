@@ -136,7 +136,7 @@ private final class ImportRun {
 
     private func clear() throws {
         try db.execute("""
-            DELETE FROM poi; DELETE FROM poi_rtree; INSERT INTO poi_fts (poi_fts) VALUES ('delete-all');
+            DELETE FROM poi; DELETE FROM poi_rtree; DELETE FROM category; INSERT INTO poi_fts (poi_fts) VALUES ('delete-all');
             UPDATE region SET parent = NULL; DELETE FROM region; DELETE FROM region_rtree;
             INSERT INTO region_fts (region_fts) VALUES ('delete-all');
             """)
@@ -399,8 +399,15 @@ private final class ImportRun {
     private func insertPOIIndexes(rowid: Int64, values: [SQLiteValue]) throws {
         try db.prepare("INSERT INTO poi_fts (rowid, grams, chars, address) VALUES (?, ?, ?, ?)")
             .run([.integer(rowid)] + poiTokens(name: values[0], address: values[3]))
-        try db.prepare("INSERT INTO poi_rtree (id, min_lng, max_lng, min_lat, max_lat, lng, lat) VALUES (?, ?, ?, ?, ?, ?, ?)")
-            .run([.integer(rowid), values[5], values[5], values[6], values[6], values[5], values[6]])
+        var typecode = SQLiteValue.null
+        if case .text(let t) = values[2], let n = Int64(t) {
+            typecode = .integer(n)
+            if case .text = values[1] {
+                try db.prepare("INSERT OR IGNORE INTO category (typecode, type) VALUES (?, ?)").run([values[2], values[1]])
+            }
+        }
+        try db.prepare("INSERT INTO poi_rtree (id, min_lng, max_lng, min_lat, max_lat, lng, lat, typecode) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            .run([.integer(rowid), values[5], values[5], values[6], values[6], values[5], values[6], typecode])
     }
 
     /// A POI's district and town must exist, and the town must lie in the district.

@@ -22,4 +22,8 @@ public struct POIDistance: Sendable, Hashable, Codable {
     public var poi: POI
     /// Great-circle distance in metres.
     public var distance: Double
+    /// The regions the POI lies in, from its adcode.
+    public var province: Region?
+    public var city: Region?
+    public var district: Region?
 }

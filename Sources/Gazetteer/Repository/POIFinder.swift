@@ -1,26 +1,32 @@
 /// Nearest-first POI look-ups around a point. The R*Tree gives the points in a box (with
-/// their coordinates as auxiliary columns, so no table is read), the exact great-circle
-/// distance decides and orders. The box starts small and grows only until enough POIs lie
-/// within it, so dense city cores do not sort thousands of points for twenty answers.
+/// their coordinates and category as auxiliary columns, so no table is read), the exact
+/// great-circle distance decides and orders. The box starts small and grows only until enough
+/// POIs lie within it, so dense city cores do not sort thousands of points for twenty answers.
 struct POIFinder {
     let db: Connection
 
-    /// Filters applied to candidates before they count.
+    /// What a candidate must satisfy besides distance.
     struct Filter {
-        /// rowids allowed (from a keyword match); nil means all.
+        /// rowids allowed (a keyword's matches, when they are few); nil means all.
         var rowids: Set<Int64>?
-        /// Category: a typecode prefix ("05", "0501", "050100") or a substring of the type path.
-        var types: [String] = []
+        var category = CategoryFilter()
+        /// A slower check run in distance order only on candidates that passed the rest
+        /// (a keyword with too many matches to list).
+        var accept: ((Int64) throws -> Bool)?
+
+        var isEmpty: Bool { rowids == nil && category.isEmpty && accept == nil }
     }
 
-    /// The `offset..<offset+limit` nearest POIs within `radius` metres of GCJ-02 point `p`.
+    /// The `offset..<offset+limit` nearest POIs within `radius` metres of GCJ-02 point `p`,
+    /// ties broken by rowid so pages never overlap or skip.
     func nearest(_ p: Coordinate, radius: Double, offset: Int, limit: Int, filter: Filter = Filter()) throws -> [(rowid: Int64, distance: Double)] {
         let needed = offset + limit
         guard needed > 0, radius > 0 else { return [] }
         let box = try db.prepare("""
-            SELECT id, lng, lat FROM poi_rtree WHERE min_lng <= ?2 AND max_lng >= ?1 AND min_lat <= ?4 AND max_lat >= ?3
+            SELECT id, lng, lat, typecode FROM poi_rtree
+            WHERE min_lng <= ?2 AND max_lng >= ?1 AND min_lat <= ?4 AND max_lat >= ?3
             """)
-        var r = filter.types.isEmpty && filter.rowids == nil ? min(radius, 300) : radius
+        var r = min(radius, 300)
         while true {
             let b = BoundingBox.around(p, radius: r)
             var hits: [(rowid: Int64, distance: Double)] = []
@@ -28,34 +34,26 @@ struct POIFinder {
             while try box.step() {
                 let id = box.int64(0)
                 if let allowed = filter.rowids, !allowed.contains(id) { continue }
+                if !filter.category.isEmpty && !filter.category.matches(box.optionalInt64(3)) { continue }
                 let d = p.distance(to: Coordinate(longitude: box.double(1), latitude: box.double(2)))
                 if d <= r { hits.append((id, d)) }
             }
             box.reset()
             if hits.count >= needed || r >= radius {
-                if !filter.types.isEmpty { hits = try keepTypes(hits, filter.types) }
                 hits.sort { ($0.distance, $0.rowid) < ($1.distance, $1.rowid) }
+                if let accept = filter.accept {
+                    var kept: [(rowid: Int64, distance: Double)] = []
+                    for h in hits where try accept(h.rowid) {
+                        kept.append(h)
+                        if kept.count >= needed { break }
+                    }
+                    hits = kept
+                }
                 if hits.count >= needed || r >= radius {
                     return Array(hits.dropFirst(offset).prefix(limit))
                 }
             }
             r = min(radius, r * 4)
-        }
-    }
-
-    private func keepTypes(_ hits: [(rowid: Int64, distance: Double)], _ types: [String]) throws -> [(rowid: Int64, distance: Double)] {
-        let s = try db.prepare("SELECT typecode, type FROM poi WHERE rowid = ?")
-        return try hits.filter { hit in
-            guard let (code, path) = try s.first([.integer(hit.rowid)], { ($0.optionalText(0), $0.optionalText(1)) }) else { return false }
-            return types.contains { t in
-                if t.allSatisfy(\.isNumber) {
-                    // 050000 names a whole category; trailing zero pairs widen the prefix.
-                    var prefix = Substring(t)
-                    while prefix.count > 2 && prefix.hasSuffix("00") { prefix = prefix.dropLast(2) }
-                    return code?.hasPrefix(prefix) ?? false
-                }
-                return path?.contains(t) ?? false
-            }
         }
     }
 

@@ -42,7 +42,7 @@ extension Repository {
             if radius > 0 && poiLimit > 0 {
                 let finder = POIFinder(db: db)
                 let hits = try finder.nearest(p, radius: radius, offset: 0, limit: poiLimit)
-                pois = zip(try finder.load(hits.map(\.rowid), system: system), hits).map { POIDistance(poi: $0, distance: $1.distance) }
+                pois = try withRegions(try finder.load(hits.map(\.rowid), system: system), hits, db: db, system: system)
             }
             var formatted = address.formatted
             if !formatted.isEmpty, let nearest = pois.first { formatted += nearest.poi.name }

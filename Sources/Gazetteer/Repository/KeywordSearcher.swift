@@ -1,0 +1,229 @@
+import Foundation
+
+/// Keyword search over regions and POIs. Each match class is its own indexed query — exact
+/// names through the name indexes, prefixes through a range on them, substrings through the
+/// FTS5 bigram index — so ranking never needs to read every row that merely contains the text.
+struct KeywordSearcher {
+    let db: Connection
+    let cache: RegionCache
+
+    /// Most candidates taken per class and kind before ranking; deep pages past it are not served.
+    static let cap = 1_000
+
+    struct Candidate {
+        var isRegion: Bool
+        var key: Int64          // region code or poi rowid
+        var match: SearchHit.Match
+        var level: Int          // 0…3 for regions, 4 for POIs
+        var location: Coordinate?
+        var adcode: Int64?      // for scoping: region code or POI adcode
+        var nameLength: Int
+    }
+
+    /// A range of codes (inclusive) that lie inside a region: its descendants and itself.
+    struct Scope {
+        var region: RegionCache.Entry
+
+        /// Whether `code` (a region code or POI adcode/towncode) lies in the region.
+        func contains(_ code: Int64?) -> Bool {
+            guard let code else { return false }
+            let digits = [2, 4, 6, 12][region.level.rawValue]
+            let a = String(code), b = String(region.code)
+            return a.prefix(digits) == b.prefix(digits)
+        }
+    }
+
+    /// Upper bound for a BINARY-collated prefix range: the prefix followed by U+10FFFF.
+    static func upperBound(_ prefix: String) -> String { prefix + "\u{10FFFF}" }
+
+    func regionCandidates(_ q: String, pinyin: String?) throws -> [Candidate] {
+        var best: [Int64: SearchHit.Match] = [:]
+        func add(_ codes: [Int64], _ m: SearchHit.Match) {
+            for c in codes where best[c].map({ m < $0 }) ?? true { best[c] = m }
+        }
+        add(try db.prepare("SELECT code FROM region WHERE name = ?1 UNION SELECT code FROM region WHERE short_name = ?1")
+            .rows([.text(q)]) { $0.int64(0) }, .exact)
+        add(try db.prepare("""
+            SELECT code FROM region WHERE name >= ?1 AND name < ?2
+            UNION SELECT code FROM region WHERE short_name >= ?1 AND short_name < ?2 LIMIT ?3
+            """).rows([.text(q), .text(Self.upperBound(q)), .integer(Int64(Self.cap))]) { $0.int64(0) }, .prefix)
+        if let match = SearchTokens.nameQuery(q) {
+            add(try db.prepare("SELECT rowid FROM region_fts WHERE region_fts MATCH ? LIMIT ?")
+                .rows([.text(match), .integer(Int64(Self.cap))]) { $0.int64(0) }, .substring)
+        }
+        if let pinyin, let match = SearchTokens.pinyinQuery(pinyin) {
+            let codes = try db.prepare("SELECT rowid FROM region_fts WHERE region_fts MATCH ? LIMIT ?")
+                .rows([.text(match), .integer(Int64(Self.cap))]) { $0.int64(0) }
+            let typed = pinyin.lowercased().filter { !$0.isWhitespace && $0 != "'" }
+            for code in codes {
+                guard let e = try cache.entry(code, db) else { continue }
+                let tokens = SearchTokens.pinyin(e.pinyin, name: e.name, shortName: e.shortName).split(separator: " ")
+                add([code], tokens.contains { $0 == typed } ? .exact : .prefix)
+            }
+        }
+        return try best.compactMap { code, match in
+            guard let e = try cache.entry(code, db) else { return nil }
+            return Candidate(isRegion: true, key: code, match: match, level: e.level.rawValue, location: e.center,
+                             adcode: code, nameLength: e.name.count)
+        }
+    }
+
+    func poiCandidates(_ q: String, scope: Scope?, category: CategoryFilter) throws -> [Candidate] {
+        var best: [Int64: SearchHit.Match] = [:]
+        func add(_ rowids: [Int64], _ m: SearchHit.Match) {
+            for r in rowids where best[r].map({ m < $0 }) ?? true { best[r] = m }
+        }
+        add(try db.prepare("SELECT rowid FROM poi WHERE name = ? LIMIT ?").rows([.text(q), .integer(Int64(Self.cap))]) { $0.int64(0) }, .exact)
+        add(try db.prepare("SELECT rowid FROM poi WHERE name >= ? AND name < ? LIMIT ?")
+            .rows([.text(q), .text(Self.upperBound(q)), .integer(Int64(Self.cap))]) { $0.int64(0) }, .prefix)
+        if let match = SearchTokens.nameQuery(q) {
+            let rows: [Int64]
+            if let scope {
+                // Scoped: let SQLite skip out-of-scope matches instead of capping them away.
+                let (lo, hi) = Self.adcodeRange(scope.region)
+                rows = try db.prepare("""
+                    SELECT f.rowid FROM poi_fts f JOIN poi p ON p.rowid = f.rowid
+                    WHERE poi_fts MATCH ?1 AND p.adcode BETWEEN ?2 AND ?3 LIMIT ?4
+                    """).rows([.text(match), .integer(lo), .integer(hi), .integer(Int64(Self.cap))]) { $0.int64(0) }
+            } else {
+                rows = try db.prepare("SELECT rowid FROM poi_fts WHERE poi_fts MATCH ? LIMIT ?")
+                    .rows([.text(match), .integer(Int64(Self.cap))]) { $0.int64(0) }
+            }
+            add(rows, .substring)
+        }
+        let detail = try db.prepare("SELECT lng, lat, adcode, typecode, length(name) FROM poi WHERE rowid = ?")
+        return try best.compactMap { rowid, match in
+            try detail.first([.integer(rowid)]) { s -> Candidate? in
+                let typecode = s.optionalText(3).flatMap { Int64($0) }
+                guard category.matches(typecode) else { return nil }
+                return Candidate(isRegion: false, key: rowid, match: match, level: 4,
+                                 location: Coordinate(longitude: s.double(0), latitude: s.double(1)),
+                                 adcode: s.optionalInt64(2), nameLength: s.int(4))
+            } ?? nil
+        }
+    }
+
+    /// The adcodes (6 digits) inside a region, as an inclusive range.
+    static func adcodeRange(_ r: RegionCache.Entry) -> (Int64, Int64) {
+        switch r.level {
+        case .province: return (r.code, r.code + 9_999)
+        case .city: return (r.code, r.code + 99)
+        case .district: return (r.code, r.code)
+        case .town: return (r.code / 1_000_000, r.code / 1_000_000)
+        }
+    }
+}
+
+extension Repository {
+    /// Keyword search over regions and POIs together (关键字搜索).
+    ///
+    /// Ranking: exact name (or short name, or pinyin) before prefix before substring; within
+    /// that, hits in `options.city` first, then higher admin level (regions before POIs), then
+    /// nearer to `options.location`. Every namesake is listed (城关镇 has about eighty). The text
+    /// is only ever searched as text: quotes, `*`, `:`, `AND`/`OR`/`NEAR` and SQL mean nothing.
+    public func search(_ text: String, options: SearchOptions = SearchOptions()) throws(GazetteerError) -> SearchResult {
+        let q = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...200).contains(options.limit) else {
+            throw .invalidArgument(name: "limit", reason: "must be 1 to 200, not \(options.limit)")
+        }
+        guard options.page >= 1, options.page <= 1_000 else {
+            throw .invalidArgument(name: "page", reason: "must be 1 to 1000, not \(options.page)")
+        }
+        if let l = options.location, !l.isValid {
+            throw .invalidArgument(name: "location", reason: Self.describeInvalid(l))
+        }
+        if options.cityLimit && options.city == nil {
+            throw .invalidArgument(name: "citylimit", reason: "needs a city to limit to")
+        }
+        guard !q.isEmpty, q.unicodeScalars.count <= 200 else {
+            if q.unicodeScalars.count > 200 {
+                throw .invalidArgument(name: "text", reason: "is longer than 200 characters")
+            }
+            return SearchResult(hits: [], count: 0)
+        }
+        let origin = options.location?.converted(from: options.system, to: .gcj02)
+        return try read { db in
+            let searcher = KeywordSearcher(db: db, cache: regions)
+            let scope = try options.city.map { try KeywordSearcher.Scope(region: resolveRegion($0, db: db)) }
+            let category = try CategoryFilter(options.types, db: db)
+            let latin = q.allSatisfy { $0.isASCII && ($0.isLetter || $0 == " " || $0 == "'") }
+            var candidates: [KeywordSearcher.Candidate] = []
+            if category.isEmpty {
+                candidates += try searcher.regionCandidates(q, pinyin: latin ? q : nil)
+            }
+            candidates += try searcher.poiCandidates(q, scope: options.cityLimit ? scope : nil, category: category)
+            if options.cityLimit, let scope {
+                candidates.removeAll { !scope.contains($0.adcode) }
+            }
+            func distance(_ c: KeywordSearcher.Candidate) -> Double {
+                guard let origin, let l = c.location else { return .infinity }
+                return origin.distance(to: l)
+            }
+            let keyed = candidates.map { c in
+                (c, (c.match.rawValue, scope.map { $0.contains(c.adcode) ? 0 : 1 } ?? 0, c.level, distance(c), c.nameLength, c.key))
+            }
+            let sorted = keyed.sorted { $0.1 < $1.1 }.map(\.0)
+            let page = sorted.dropFirst((options.page - 1) * options.limit).prefix(options.limit)
+            let finder = POIFinder(db: db)
+            let hits = try page.map { c -> SearchHit in
+                let d = distance(c)
+                if c.isRegion {
+                    let e = try regions.entry(c.key, db)!
+                    let chain = try ancestors(of: e, db: db, system: options.system)
+                    return SearchHit(kind: .region(regions.region(e, system: options.system)), match: c.match,
+                                     distance: d.isFinite ? d : nil, province: chain[.province], city: chain[.city],
+                                     district: chain[.district])
+                }
+                let poi = try finder.load([c.key], system: options.system)[0]
+                let chain = try regionsOf(adcode: c.adcode, db: db, system: options.system)
+                return SearchHit(kind: .poi(poi), match: c.match, distance: d.isFinite ? d : nil,
+                                 province: chain[.province], city: chain[.city], district: chain[.district])
+            }
+            return SearchResult(hits: hits, count: sorted.count)
+        }
+    }
+
+    /// The regions above `e` (not `e` itself), by level.
+    func ancestors(of e: RegionCache.Entry, db: Connection, system: CoordinateSystem = .gcj02) throws -> [RegionLevel: Region] {
+        var out: [RegionLevel: Region] = [:]
+        var next = e.parent
+        while let code = next, let p = try regions.entry(code, db) {
+            out[p.level] = regions.region(p, system: system)
+            next = p.parent
+        }
+        return out
+    }
+
+    /// The region with this adcode and those above it, by level.
+    func regionsOf(adcode: Int64?, db: Connection, system: CoordinateSystem) throws -> [RegionLevel: Region] {
+        guard let adcode, let e = try regions.entry(adcode, db) else { return [:] }
+        var chain = try ancestors(of: e, db: db, system: system)
+        chain[e.level] = regions.region(e, system: system)
+        return chain
+    }
+
+    /// POIs with their distances and the regions they lie in.
+    func withRegions(_ pois: [POI], _ hits: [(rowid: Int64, distance: Double)], db: Connection, system: CoordinateSystem) throws -> [POIDistance] {
+        try zip(pois, hits).map { poi, hit in
+            let chain = try regionsOf(adcode: poi.adcode.flatMap { Int64($0) }, db: db, system: system)
+            return POIDistance(poi: poi, distance: hit.distance, province: chain[.province], city: chain[.city], district: chain[.district])
+        }
+    }
+
+    /// A region named by adcode (6 or 12 digits) or by name (full or short; a city is
+    /// preferred to a province, a province to a district).
+    func resolveRegion(_ text: String, db: Connection) throws -> RegionCache.Entry {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        if t.allSatisfy(\.isNumber), let code = Int64(t), let e = try regions.entry(t.count == 9 ? code * 1000 : code, db) {
+            return e
+        }
+        let codes = try db.prepare("SELECT code FROM region WHERE name = ?1 UNION SELECT code FROM region WHERE short_name = ?1")
+            .rows([.text(t)]) { $0.int64(0) }
+        let entries = try codes.compactMap { try regions.entry($0, db) }
+        let preference: [RegionLevel] = [.city, .province, .district, .town]
+        guard let e = entries.min(by: { (preference.firstIndex(of: $0.level)!, $0.code) < (preference.firstIndex(of: $1.level)!, $1.code) }) else {
+            throw GazetteerError.invalidArgument(name: "city", reason: "no region is named or coded '\(t)'")
+        }
+        return e
+    }
+}

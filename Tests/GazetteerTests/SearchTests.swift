@@ -1,0 +1,200 @@
+import Foundation
+import Testing
+@testable import Gazetteer
+
+@Suite struct SearchTests {
+    let repo = SeedDatabase.repository
+
+    func search(_ text: String, _ configure: (inout SearchOptions) -> Void = { _ in }) throws -> SearchResult {
+        var options = SearchOptions()
+        configure(&options)
+        return try repo.search(text, options: options)
+    }
+
+    func regionCode(_ hit: SearchHit) -> String? {
+        if case .region(let r) = hit.kind { return r.code }
+        return nil
+    }
+
+    @Test func fullAndShortNames() throws {
+        let full = try search("灵隐街道")
+        #expect(regionCode(full.hits[0]) == "330106003000")
+        #expect(full.hits[0].match == .exact)
+        #expect(full.hits[0].levelName == "town")
+        let short = try search("灵隐")
+        #expect(regionCode(short.hits[0]) == "330106003000")
+        #expect(short.hits[0].match == .exact)
+        let district = try search("西湖区")
+        #expect(Set(district.hits.prefix(2).compactMap(regionCode)) == ["330106", "360103"])
+        let poi = try search("北京大学")
+        guard case .poi(let p) = poi.hits[0].kind else { Issue.record("北京大学 is not a POI hit first"); return }
+        #expect(p.name == "北京大学" && poi.hits[0].match == .exact)
+        #expect(p.adcode == "110108" && p.towncode?.count == 12)
+        #expect(poi.hits[0].district?.name == "海淀区")
+    }
+
+    @Test func oneAndTwoCharacterQueries() throws {
+        let wangjing = try search("望京")
+        #expect(wangjing.hits.contains { regionCode($0) == "110105026000" })
+        let chaoyang = try search("朝阳", { $0.limit = 200 })
+        let codes = Set(chaoyang.hits.compactMap(regionCode))
+        #expect(codes.isSuperset(of: ["110105", "220104", "211300"])) // 北京朝阳区, 长春朝阳区, 朝阳市
+        // A single character finds names containing it anywhere (an index, not a scan).
+        let one = try search("隐", { $0.limit = 200 })
+        #expect(one.hits.contains { regionCode($0) == "330106003000" })
+        #expect(one.hits.allSatisfy { $0.name.contains("隐") })
+    }
+
+    @Test func rankingExactBeforePrefixBeforeSubstringThenLevel() throws {
+        let r = try search("西湖", { $0.limit = 200 })
+        let ranks = r.hits.map(\.match)
+        #expect(ranks == ranks.sorted())
+        // Within one match class, higher levels come first.
+        for m in [SearchHit.Match.exact, .prefix, .substring] {
+            let levels = r.hits.filter { $0.match == m }.map { ["province", "city", "district", "town", "poi"].firstIndex(of: $0.levelName)! }
+            #expect(levels == levels.sorted(), "\(m)")
+        }
+        #expect(r.hits.allSatisfy { $0.name.contains("西湖") })
+    }
+
+    @Test func everyNamesakeIsListed() throws {
+        let db = try Connection(path: SeedDatabase.path, mode: .readOnly)
+        for name in ["城关镇", "西湖"] {
+            guard case .integer(let expected) = try db.scalar("SELECT count(*) FROM region WHERE name = ?1 OR short_name = ?1", [.text(name)]) else { return }
+            let r = try search(name, { $0.limit = 200 })
+            let exact = r.hits.filter { $0.match == .exact && regionCode($0) != nil }
+            #expect(exact.count == Int(expected), "\(name): \(exact.count) of \(expected)")
+        }
+        #expect(try search("城关镇", { $0.limit = 200 }).hits.filter { $0.match == .exact }.count >= 50)
+    }
+
+    @Test func pinyinWholeAndInitials() throws {
+        let whole = try search("xihu", { $0.limit = 50 })
+        #expect(whole.hits.contains { regionCode($0) == "330106" && $0.match == .exact })
+        let initials = try search("xh", { $0.limit = 200 })
+        #expect(initials.hits.contains { regionCode($0) == "330106" })
+        let city = try search("hangzhou")
+        #expect(regionCode(city.hits[0]) == "330100")
+        let suffixed = try search("hangzhoushi")
+        #expect(regionCode(suffixed.hits[0]) == "330100")
+        let prefix = try search("hangz")
+        #expect(regionCode(prefix.hits[0]) == "330100")
+        #expect(prefix.hits[0].match == .prefix)
+    }
+
+    @Test func cityScopingRanksAndLimits() throws {
+        let ranked = try search("西湖", { $0.city = "南昌市"; $0.limit = 5 })
+        #expect(regionCode(ranked.hits[0]) == "360103")
+        let byCode = try search("西湖", { $0.city = "330100"; $0.limit = 5 })
+        #expect(regionCode(byCode.hits[0]) == "330106")
+        let limited = try search("大学", { $0.city = "杭州市"; $0.cityLimit = true; $0.limit = 200 })
+        #expect(!limited.hits.isEmpty)
+        #expect(limited.hits.allSatisfy { $0.city?.name == "杭州市" })
+        let municipality = try search("大学", { $0.city = "北京"; $0.cityLimit = true; $0.limit = 200 })
+        #expect(!municipality.hits.isEmpty && municipality.hits.allSatisfy { $0.province?.name == "北京市" })
+        #expect(throws: GazetteerError.self) { _ = try search("西湖", { $0.city = "不存在市" }) }
+    }
+
+    @Test func locationBiasesAndMeasures() throws {
+        let hangzhou = Coordinate(longitude: 120.1551, latitude: 30.2741)
+        let r = try search("西湖区", { $0.location = hangzhou })
+        #expect(regionCode(r.hits[0]) == "330106")
+        #expect((r.hits[0].distance ?? .infinity) < 20_000)
+        let campuses = try search("浙江大学", { $0.location = hangzhou; $0.limit = 50 })
+        for m in [SearchHit.Match.exact, .prefix, .substring] {
+            let d = campuses.hits.filter { $0.match == m && $0.levelName == "poi" }.compactMap(\.distance)
+            #expect(d == d.sorted())
+        }
+        for hit in campuses.hits {
+            if let d = hit.distance, let l = hit.location { #expect(abs(hangzhou.distance(to: l) - d) < 0.01) }
+        }
+    }
+
+    @Test func typesFilterPOIs() throws {
+        let r = try search("学", { $0.types = ["141201"]; $0.limit = 50 })
+        #expect(!r.hits.isEmpty)
+        #expect(r.hits.allSatisfy { if case .poi(let p) = $0.kind { return p.typecode == "141201" } else { return false } })
+        let words = try search("杭州", { $0.types = ["高等院校"]; $0.limit = 50 })
+        #expect(!words.hits.isEmpty && words.hits.allSatisfy { $0.levelName == "poi" })
+    }
+
+    @Test func pagingContinuesWithoutRepeats() throws {
+        let all = try search("城关镇", { $0.limit = 200 }).hits.map(\.name)
+        var paged: [String] = []
+        for page in 1...5 { paged += try search("城关镇", { $0.limit = 20; $0.page = page }).hits.map(\.name) }
+        #expect(paged == Array(all.prefix(paged.count)))
+    }
+
+    @Test func operatorsAndSQLAreSearchedAsText() throws {
+        let plain = try search("西湖").hits.map(\.name)
+        for text in ["\"西湖\"", "西湖*", "^西湖", "name:西湖", "(西湖)", "西湖 OR 东湖", "NEAR(西湖)", "西湖 AND", "NOT 西湖"] {
+            let r = try search(text)
+            #expect(r.hits.allSatisfy { $0.name.contains("西湖") || $0.name.lowercased().contains("or") }, "\(text)")
+        }
+        // Punctuation only separates words: the quoted text finds what the bare text finds.
+        #expect(Set(try search("\"西湖\"", { $0.limit = 200 }).hits.map(\.name)) == Set(try search("西湖", { $0.limit = 200 }).hits.map(\.name)))
+        #expect(!plain.isEmpty)
+        for text in ["'; DROP TABLE region; --", "\"", "*", ":", "()", "AND", "OR", "NEAR", "' OR '1'='1", "%", "_"] {
+            _ = try search(text)
+        }
+        #expect(try repo.info().regionCounts["town"] ?? 0 > 38_000)
+        #expect(try search("   ").hits.isEmpty)
+        #expect(throws: GazetteerError.self) { _ = try search(String(repeating: "西", count: 1_000_000)) }
+    }
+}
+
+@Suite struct NearbyTests {
+    let repo = SeedDatabase.repository
+    let center = Coordinate(longitude: 120.1551, latitude: 30.2741)
+
+    @Test func nearestFirstWithinRadius() throws {
+        var o = NearbyOptions()
+        o.radius = 2000
+        o.limit = 50
+        let hits = try repo.nearby(center, options: o)
+        #expect(hits.count == 50)
+        #expect(hits.map(\.distance) == hits.map(\.distance).sorted())
+        #expect(hits.allSatisfy { $0.distance <= 2000 && abs(center.distance(to: $0.poi.location) - $0.distance) < 0.01 })
+        #expect(hits.allSatisfy { $0.city?.name == "杭州市" })
+    }
+
+    @Test func pagesContinueWithoutRepeatsOrGaps() throws {
+        var o = NearbyOptions()
+        o.radius = 5000
+        o.limit = 100
+        let all = try repo.nearby(center, options: o).map(\.poi.id)
+        var paged: [String] = []
+        o.limit = 20
+        for page in 1...5 {
+            o.page = page
+            paged += try repo.nearby(center, options: o).map(\.poi.id)
+        }
+        #expect(paged == all)
+        #expect(Set(paged).count == paged.count)
+    }
+
+    @Test func filtersByTypeAndKeyword() throws {
+        var o = NearbyOptions()
+        o.radius = 5000
+        o.types = ["05"] // 餐饮服务
+        let food = try repo.nearby(center, options: o)
+        #expect(!food.isEmpty && food.allSatisfy { $0.poi.typecode?.hasPrefix("05") == true })
+        o.types = ["餐饮服务"]
+        #expect(try repo.nearby(center, options: o).map(\.poi.id) == food.map(\.poi.id))
+        o.types = []
+        o.keywords = "银行"
+        let banks = try repo.nearby(center, options: o)
+        #expect(!banks.isEmpty && banks.allSatisfy { $0.poi.name.contains("银行") })
+        o.keywords = "\"银行\" OR *"
+        _ = try repo.nearby(center, options: o)
+    }
+
+    @Test func badArgumentsAreRefused() throws {
+        var o = NearbyOptions()
+        o.radius = 60_000
+        #expect(throws: GazetteerError.self) { _ = try repo.nearby(center, options: o) }
+        o.radius = 1000
+        #expect(throws: GazetteerError.self) { _ = try repo.nearby(Coordinate(longitude: .nan, latitude: 30), options: o) }
+        #expect(try repo.nearby(Coordinate(longitude: 160, latitude: -40), options: o).isEmpty)
+    }
+}
