@@ -89,4 +89,32 @@ enum AMapShape {
         .object([("status", .string("1")), ("info", .string("OK")), ("infocode", .string("10000")),
                  ("count", .string(String(count))), ("pois", .array(hits.map(place)))])
     }
+
+    /// geocode/geo: `{"status","info","count","geocodes":[{formatted_address, province, city, district, township, …}]}`
+    static func geo(_ g: Geocode?) -> JSON {
+        guard let g else {
+            return .object([("status", .string("1")), ("info", .string("OK")), ("infocode", .string("10000")),
+                            ("count", .string("0")), ("geocodes", .array([]))])
+        }
+        var pairs: [(String, JSON)] = [
+            ("formatted_address", .string(g.formattedAddress)),
+            ("country", .string("中国")),
+            ("province", .string(g.province?.name ?? "")),
+            ("city", .string(g.city?.name ?? "")),
+            ("citycode", .string(g.city?.citycode ?? "")),
+            ("district", .string(g.district?.name ?? "")),
+            ("township", .string(g.town?.name ?? "")),
+            ("towncode", .string(g.town?.code ?? "")),
+            ("adcode", .string(g.adcode ?? "")),
+        ]
+        let locationText: String = g.location.map { location($0) } ?? ""
+        pairs.append(("location", .string(locationText)))
+        pairs.append(("level", .string(g.level)))
+        pairs.append(("location_approximate", .bool(g.locationIsApproximate)))
+        pairs.append(("poi", .string(g.poi?.name ?? "")))
+        pairs.append(("unmatched", .string(g.unmatched)))
+        let entry: JSON = .object(pairs)
+        return .object([("status", .string("1")), ("info", .string("OK")), ("infocode", .string("10000")),
+                        ("count", .string("1")), ("geocodes", .array([entry]))])
+    }
 }

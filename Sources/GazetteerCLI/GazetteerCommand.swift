@@ -13,6 +13,6 @@ struct GazetteerCommand: ParsableCommand {
             which is built from the bundled seed on first use.
             """,
         version: GazetteerVersion.release,
-        subcommands: [Reverse.self, Nearby.self, Search.self, Info.self, Import.self]
+        subcommands: [Reverse.self, Nearby.self, Search.self, GeocodeCommand.self, District.self, Info.self, Import.self]
     )
 }

@@ -8,6 +8,8 @@ indirect enum JSON {
     case null
     case array([JSON])
     case object([(String, JSON)])
+    /// Text that already is JSON (a GeoJSON geometry), written as it is.
+    case raw(String)
 
     var text: String {
         var out = ""
@@ -22,6 +24,7 @@ indirect enum JSON {
         case .int(let i): out += String(i)
         case .bool(let b): out += b ? "true" : "false"
         case .null: out += "null"
+        case .raw(let text): out += text
         case .array(let items):
             out += "["
             for (i, item) in items.enumerated() {

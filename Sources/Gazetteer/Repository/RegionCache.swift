@@ -66,6 +66,17 @@ final class RegionCache: Sendable {
         return shape
     }
 
+    /// `e` and the regions above it, province first.
+    func lineage(_ e: Entry, _ db: Connection) throws -> [Entry] {
+        var chain = [e]
+        var next = e.parent
+        while let code = next, let p = try entry(code, db) {
+            chain.insert(p, at: 0)
+            next = p.parent
+        }
+        return chain
+    }
+
     /// Towns under `parent` that have a centre.
     func townCentres(under parent: Int64, _ db: Connection) throws -> [TownCentre] {
         if let t = towns.withLock({ $0[parent] }) { return t }

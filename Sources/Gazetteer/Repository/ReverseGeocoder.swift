@@ -48,12 +48,8 @@ struct ReverseGeocoder {
             if let best { found = (best.code, best.level) }
         }
         guard let deepest = found?.code else { return ([], false) }
-        var chain: [RegionCache.Entry] = []
-        var next: Int64? = deepest
-        while let code = next, let e = try cache.entry(code, db) {
-            chain.insert(e, at: 0)
-            next = e.parent
-        }
+        guard let entry = try cache.entry(deepest, db) else { return ([], false) }
+        var chain = try cache.lineage(entry, db)
         var approximate = false
         if let last = chain.last, last.level != .town, last.level >= .city {
             let towns = try cache.townCentres(under: last.code, db)

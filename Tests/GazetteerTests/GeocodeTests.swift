@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+@testable import Gazetteer
+
+@Suite struct GeocodeTests {
+    let repo = SeedDatabase.repository
+
+    @Test(arguments: [
+        "浙江杭州西湖灵隐",           // missing suffixes
+        "西湖区灵隐街道",             // missing levels: Hangzhou's 西湖区 is the one with a 灵隐街道
+        "浙江省杭州市西湖区灵隐街道",
+        "杭州灵隐街道",
+        " 浙江 杭州 西湖区 灵隐街道 ", // spaces
+    ])
+    func variantsReachTheSameTown(_ address: String) throws {
+        let g = try #require(try repo.geocode(address))
+        #expect(g.town?.code == "330106003000", "\(address) → \(g.formattedAddress)")
+        #expect(g.level == "乡镇")
+        #expect(g.district?.code == "330106" && g.city?.code == "330100" && g.province?.code == "330000")
+        #expect(g.formattedAddress == "浙江省杭州市西湖区灵隐街道")
+        #expect(g.unmatched.isEmpty)
+        #expect(g.location != nil)
+    }
+
+    @Test func extraDetailIsReportedUnmatched() throws {
+        let g = try #require(try repo.geocode("浙江省杭州市西湖区灵隐街道法云弄16号"))
+        #expect(g.town?.name == "灵隐街道")
+        #expect(g.unmatched == "法云弄16号")
+        let shanghai = try #require(try repo.geocode("上海市浦东新区世纪大道100号"))
+        #expect(shanghai.district?.code == "310115" && shanghai.city == nil && shanghai.level == "区县")
+        #expect(shanghai.unmatched == "世纪大道100号")
+    }
+
+    @Test func levelsAndSpecialTrees() throws {
+        #expect(try repo.geocode("浙江省")?.level == "省")
+        #expect(try repo.geocode("杭州市")?.level == "市")
+        let xiantao = try #require(try repo.geocode("湖北省仙桃市"))
+        #expect(xiantao.district?.code == "429004" && xiantao.city == nil && xiantao.level == "区县")
+        let dongguan = try #require(try repo.geocode("广东省东莞市南城街道"))
+        #expect(dongguan.city?.code == "441900" && dongguan.district == nil && dongguan.town?.code == "441900004000")
+        let beijing = try #require(try repo.geocode("北京市朝阳区望京街道阜通东大街6号"))
+        #expect(beijing.town?.code == "110105026000" && beijing.unmatched == "阜通东大街6号")
+        #expect(!beijing.formattedAddress.contains("北京市北京市"))
+    }
+
+    @Test func poisAreFoundByName() throws {
+        let pku = try #require(try repo.geocode("北京大学"))
+        #expect(pku.level == "兴趣点" && pku.poi?.name == "北京大学" && pku.district?.code == "110108")
+        #expect(pku.location == Coordinate(longitude: 116.3107, latitude: 39.992591))
+        let scoped = try #require(try repo.geocode("北京市海淀区北京大学"))
+        #expect(scoped.poi?.id == pku.poi?.id && scoped.unmatched.isEmpty)
+    }
+
+    @Test func cityResolvesAmbiguity() throws {
+        #expect(try repo.geocode("西湖区", city: "南昌")?.district?.code == "360103")
+        #expect(try repo.geocode("西湖区", city: "330100")?.district?.code == "330106")
+    }
+
+    @Test func nothingFoundAndBadInput() throws {
+        #expect(try repo.geocode("xyz") == nil)
+        #expect(try repo.geocode("   ") == nil)
+        #expect(try repo.geocode("\"; DROP TABLE region; --") == nil)
+        #expect(throws: GazetteerError.self) { _ = try repo.geocode(String(repeating: "路", count: 5000)) }
+        #expect(throws: GazetteerError.self) { _ = try repo.geocode("西湖区", city: "不存在") }
+    }
+
+    @Test func wgs84AnswersInWGS84() throws {
+        let gcj = try #require(try repo.geocode("北京大学"))
+        let wgs = try #require(try repo.geocode("北京大学", system: .wgs84))
+        let back = wgs.location!.converted(from: .wgs84, to: .gcj02)
+        #expect(back.distance(to: gcj.location!) < 0.5)
+        #expect(wgs.location!.distance(to: gcj.location!) > 100) // really shifted
+    }
+}
+
+@Suite struct DistrictTests {
+    let repo = SeedDatabase.repository
+
+    @Test func regionWithChildren() throws {
+        let hz = try repo.districts("杭州市", subdistrict: 1)
+        #expect(hz.count == 1)
+        let node = hz[0]
+        #expect(node.region.code == "330100" && node.region.center != nil && node.region.boundingBox != nil)
+        #expect(node.children.contains { $0.region.name == "西湖区" })
+        #expect(node.children.allSatisfy { $0.children.isEmpty && $0.region.level == .district })
+        let deep = try repo.districts("330106", subdistrict: 1)
+        #expect(deep[0].children.contains { $0.region.code == "330106003000" })
+    }
+
+    @Test func everyNamesakeAndNoKeyword() throws {
+        #expect(Set(try repo.districts("西湖区", subdistrict: 0).map(\.region.code)) == ["330106", "360103"])
+        let provinces = try repo.districts(nil, subdistrict: 1)
+        #expect(provinces.count >= 34 && provinces.allSatisfy { $0.region.level == .province && $0.children.isEmpty })
+        #expect(try repo.districts("不存在区").isEmpty)
+        #expect(throws: GazetteerError.self) { _ = try repo.districts("杭州", subdistrict: 4) }
+    }
+
+    @Test func polygonAsGeoJSON() throws {
+        let node = try repo.districts("110101", subdistrict: 0, polygon: true)[0]
+        let json = try #require(node.boundaryGeoJSON)
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        #expect(object?["type"] as? String == "MultiPolygon")
+        #expect((object?["coordinates"] as? [Any])?.isEmpty == false)
+        #expect(try repo.districts("110101", subdistrict: 0)[0].boundaryGeoJSON == nil)
+    }
+}
