@@ -24,6 +24,9 @@ float formatting, no timestamps).
 """
 from __future__ import annotations
 
+# Farthest a town centre may be from a POI and still name its town (Repository's townReach).
+TOWN_REACH_M = 5000
+
 import argparse
 import csv
 import gzip
@@ -740,6 +743,10 @@ def main():
             d = ((x - lng) * k) ** 2 + (y - lat) ** 2
             if bd is None or d < bd or (d == bd and t < best):
                 bd, best = d, t
+        # Same rule as the library: a town centre farther than 5 km names another town more
+        # often than this one, so leave the town empty instead.
+        if best and math.sqrt(bd) * 111_195 > TOWN_REACH_M:
+            best = ""
         return a, best
 
     pois = []

@@ -128,6 +128,30 @@ final class Fixture {
         try Connection(path: fixture.database, mode: .readWrite).execute("INSERT INTO poi_fts (poi_fts) VALUES ('integrity-check')")
     }
 
+    @Test func partialRegionRowsKeepWhatTheyLeaveOut() throws {
+        try fixture.run([fixture.write("regions.csv", Fixture.regions)])
+        let summary = try fixture.run([fixture.write("codes.csv", "code,parent,level,name,citycode\n330100,330000,city,杭州市,0571\n")])
+        #expect(summary.regions.updated == 1)
+        let db = try Connection(path: fixture.database, mode: .readOnly)
+        let row = try db.prepare("SELECT short_name, pinyin, lng, lat, citycode FROM region WHERE code = 330100").first { $0.values(5) }
+        #expect(row == [.text("杭州"), .text("hang zhou"), .real(120.21), .real(30.25), .text("0571")])
+        // The search index still finds it by the kept short name and pinyin.
+        #expect(try db.scalar("SELECT count(*) FROM region_fts WHERE region_fts MATCH 'pinyin : \"hangzhou\"'") == .integer(1))
+        try Connection(path: fixture.database, mode: .readWrite).execute("INSERT INTO region_fts (region_fts) VALUES ('integrity-check')")
+        // The same partial file again changes nothing.
+        #expect(try fixture.run([fixture.directory.appendingPathComponent("codes.csv").path]).regions.unchanged == 1)
+    }
+
+    @Test func poisWithoutDistrictAreLocatedFromBoundaries() throws {
+        try fixture.run([fixture.write("regions.csv", Fixture.regions), fixture.write("b.csv", Fixture.boundaries)])
+        let summary = try fixture.run([fixture.write("p.csv", "id,name,lng,lat\nq1,某店,120.13,30.26\nq2,海上,150.0,10.0\n")])
+        #expect(summary.poisLocated == 1)
+        let db = try Connection(path: fixture.database, mode: .readOnly)
+        #expect(try db.scalar("SELECT adcode FROM poi WHERE id = 'q1'") == .integer(330106))
+        #expect(try db.scalar("SELECT towncode FROM poi WHERE id = 'q1'") == .integer(330106003000)) // 灵隐's centre is 1.1 km away
+        #expect(try db.scalar("SELECT adcode FROM poi WHERE id = 'q2'") == .null)
+    }
+
     @Test func replaceReplacesTheDataset() throws {
         try fixture.run([fixture.write("regions.csv", Fixture.regions), fixture.write("pois.csv", Fixture.pois)])
         let only = """

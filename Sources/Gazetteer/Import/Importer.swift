@@ -92,6 +92,8 @@ private final class ImportRun {
     var regionLevels: [Int64: RegionLevel] = [:]
     /// POI rows with a rowid above this were inserted by this import.
     var poiMark: Int64 = 0
+    /// Places POIs that come without district or town; made once the regions are in.
+    var locator: ReverseGeocoder?
 
     init(db: Connection, options: ImportOptions, tables: [CSVTable], progress: ((ImportProgress) -> Void)?, started: Date) {
         self.db = db
@@ -259,9 +261,13 @@ private final class ImportRun {
             .double(box?.minLongitude), .double(box?.minLatitude), .double(box?.maxLongitude), .double(box?.maxLatitude),
         ]
         if let existing {
-            // A row without a bounding box keeps the one its boundary gave it.
-            let same = existing[0..<9] == values[0..<9] && (box == nil || existing[9...] == values[9...])
-            if same { summary.regions.unchanged += 1; return }
+            // An optional field left empty keeps what the database has (a file that only adds
+            // citycodes must not wipe centres), so compare with what the row would leave.
+            var merged = zip(values, existing).enumerated().map { i, pair in
+                i >= 3 && pair.0 == .null ? pair.1 : pair.0
+            }
+            if values[6] == .null { merged[8] = existing[8] } // no new centre: keep its approximate flag
+            if merged == existing { summary.regions.unchanged += 1; return }
             try deleteRegionTokens(code: r.code)
             summary.regions.updated += 1
         } else {
@@ -273,12 +279,15 @@ private final class ImportRun {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (code) DO UPDATE SET
                 parent = excluded.parent, level = excluded.level, name = excluded.name,
-                short_name = excluded.short_name, pinyin = excluded.pinyin, citycode = excluded.citycode,
-                lng = excluded.lng, lat = excluded.lat, center_approx = excluded.center_approx,
+                short_name = coalesce(excluded.short_name, region.short_name),
+                pinyin = coalesce(excluded.pinyin, region.pinyin),
+                citycode = coalesce(excluded.citycode, region.citycode),
+                lng = coalesce(excluded.lng, region.lng), lat = coalesce(excluded.lat, region.lat),
+                center_approx = CASE WHEN excluded.lng IS NULL THEN region.center_approx ELSE excluded.center_approx END,
                 min_lng = coalesce(excluded.min_lng, region.min_lng), min_lat = coalesce(excluded.min_lat, region.min_lat),
                 max_lng = coalesce(excluded.max_lng, region.max_lng), max_lat = coalesce(excluded.max_lat, region.max_lat)
             """).run([.integer(r.code)] + values)
-        try insertRegionTokens(code: r.code, name: r.name, shortName: r.shortName, pinyin: r.pinyin)
+        try insertRegionTokens(code: r.code)
         try syncRegionBox(code: r.code)
     }
 
@@ -287,18 +296,23 @@ private final class ImportRun {
         return [.text(t.grams), .text(t.chars), .text(SearchTokens.pinyin(pinyin, name: name, shortName: shortName))]
     }
 
-    private func insertRegionTokens(code: Int64, name: String, shortName: String?, pinyin: String?) throws {
-        try db.prepare("INSERT INTO region_fts (rowid, grams, chars, pinyin) VALUES (?, ?, ?, ?)")
-            .run([.integer(code)] + regionTokens(name: name, shortName: shortName, pinyin: pinyin))
+    /// The tokens of a region as stored: written from, and deleted by, the same row, so the
+    /// contentless index never drifts from the table.
+    private func storedRegionTokens(code: Int64) throws -> [SQLiteValue]? {
+        try db.prepare("SELECT name, short_name, pinyin FROM region WHERE code = ?")
+            .first([.integer(code)], { regionTokens(name: $0.text(0), shortName: $0.optionalText(1), pinyin: $0.optionalText(2)) })
+    }
+
+    private func insertRegionTokens(code: Int64) throws {
+        guard let tokens = try storedRegionTokens(code: code) else { return }
+        try db.prepare("INSERT INTO region_fts (rowid, grams, chars, pinyin) VALUES (?, ?, ?, ?)").run([.integer(code)] + tokens)
     }
 
     /// Contentless FTS5 forgets text, so deleting means re-deriving the tokens once written.
     private func deleteRegionTokens(code: Int64) throws {
-        guard let old = try db.prepare("SELECT name, short_name, pinyin FROM region WHERE code = ?")
-            .first([.integer(code)], { ($0.text(0), $0.optionalText(1), $0.optionalText(2)) })
-        else { return }
+        guard let tokens = try storedRegionTokens(code: code) else { return }
         try db.prepare("INSERT INTO region_fts (region_fts, rowid, grams, chars, pinyin) VALUES ('delete', ?, ?, ?, ?)")
-            .run([.integer(code)] + regionTokens(name: old.0, shortName: old.1, pinyin: old.2))
+            .run([.integer(code)] + tokens)
     }
 
     private func syncRegionBox(code: Int64) throws {
@@ -350,8 +364,9 @@ private final class ImportRun {
         while let row = try table.next() {
             rowDone(table)
             do {
-                let record = try POIRecord(row: row, coordinateSystem: options.coordinateSystem)
+                var record = try POIRecord(row: row, coordinateSystem: options.coordinateSystem)
                 try checkRegions(record, row: row)
+                try locate(&record)
                 let values: [SQLiteValue] = [
                     .text(record.name), .string(record.type), .string(record.typecode), .string(record.address),
                     .string(record.phone), .real(record.location.longitude), .real(record.location.latitude),
@@ -408,6 +423,22 @@ private final class ImportRun {
         }
         try db.prepare("INSERT INTO poi_rtree (id, min_lng, max_lng, min_lat, max_lat, lng, lat, typecode) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
             .run([.integer(rowid), values[5], values[5], values[6], values[6], values[5], values[6], typecode])
+    }
+
+    /// Fills a POI's district and town when the file leaves them empty: the district from
+    /// the boundaries, the town from the nearest town centre (as reverse geocoding does).
+    private func locate(_ record: inout POIRecord) throws {
+        guard record.adcode == nil || record.towncode == nil else { return }
+        if locator == nil { locator = ReverseGeocoder(cache: RegionCache(), db: db) }
+        let before = (record.adcode, record.towncode)
+        if record.adcode == nil {
+            let (chain, _) = try locator!.locate(record.location)
+            record.adcode = chain.last(where: { $0.level == .district || $0.level == .city })?.code
+            if record.towncode == nil { record.towncode = chain.last(where: { $0.level == .town })?.code }
+        } else if let adcode = record.adcode {
+            record.towncode = try locator!.nearestTown(under: adcode, to: record.location)?.code
+        }
+        if before != (record.adcode, record.towncode) { summary.poisLocated += 1 }
     }
 
     /// A POI's district and town must exist, and the town must lie in the district.

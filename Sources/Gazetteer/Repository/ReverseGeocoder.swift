@@ -21,6 +21,26 @@ struct ReverseGeocoder {
         }.sorted { ($0.level, $0.code) > ($1.level, $1.code) }
     }
 
+    /// Farthest a town centre may be from a point and still name its town. Towns (乡镇街道) are a
+    /// few kilometres across; past this the nearest known centre is more likely another town's
+    /// than the point's own, and no town is better than a wrong one.
+    static let townReach = 5_000.0
+
+    /// The town under `parent` whose (approximate) centre is nearest to `p`, within `townReach`.
+    func nearestTown(under parent: Int64, to p: Coordinate) throws -> RegionCache.Entry? {
+        let towns = try cache.townCentres(under: parent, db)
+        // Equirectangular distance ranks as the great circle does at town scale, without trigonometry per town.
+        let k = cos(p.latitude * .pi / 180)
+        func d2(_ c: Coordinate) -> Double {
+            let x = (c.longitude - p.longitude) * k, y = c.latitude - p.latitude
+            return x * x + y * y
+        }
+        guard let nearest = towns.min(by: { d2($0.center) < d2($1.center) }),
+              nearest.center.distance(to: p) <= Self.townReach
+        else { return nil }
+        return try cache.entry(nearest.code, db)
+    }
+
     /// Whether region `code` lies inside region `ancestor` of `level`, by its code's digits.
     static func isWithin(_ code: Int64, _ ancestor: Int64, level: Int) -> Bool {
         let digits = [2, 4, 6, 12][level]
@@ -51,19 +71,9 @@ struct ReverseGeocoder {
         guard let entry = try cache.entry(deepest, db) else { return ([], false) }
         var chain = try cache.lineage(entry, db)
         var approximate = false
-        if let last = chain.last, last.level != .town, last.level >= .city {
-            let towns = try cache.townCentres(under: last.code, db)
-            // Equirectangular distance ranks as the great circle does at town scale, without trigonometry per town.
-            let k = cos(p.latitude * .pi / 180)
-            func d2(_ c: Coordinate) -> Double {
-                let x = (c.longitude - p.longitude) * k, y = c.latitude - p.latitude
-                return x * x + y * y
-            }
-            if let nearest = towns.min(by: { d2($0.center) < d2($1.center) }),
-               let town = try cache.entry(nearest.code, db) {
-                chain.append(town)
-                approximate = true
-            }
+        if let last = chain.last, last.level != .town, last.level >= .city, let town = try nearestTown(under: last.code, to: p) {
+            chain.append(town)
+            approximate = true
         }
         return (chain, approximate)
     }

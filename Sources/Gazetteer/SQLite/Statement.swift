@@ -129,6 +129,9 @@ final class Statement {
     }
     func optionalBlob(_ i: Int32) -> [UInt8]? { isNull(i) ? nil : blob(i) }
 
+    /// The first `count` columns of the current row.
+    func values(_ count: Int32) -> [SQLiteValue] { (0..<count).map(value) }
+
     func value(_ i: Int32) -> SQLiteValue {
         switch sqlite3_column_type(handle, i) {
         case SQLITE_INTEGER: return .integer(int64(i))
