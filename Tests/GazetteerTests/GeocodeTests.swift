@@ -51,6 +51,29 @@ import Testing
         #expect(scoped.poi?.id == pku.poi?.id && scoped.unmatched.isEmpty)
     }
 
+    /// A short region name inside a street or landmark name is not that region: 天安门 is not
+    /// 天安乡 + 门, 长安街 is not 长安区 + 街.
+    @Test func streetAndLandmarkNamesAreNotRegions() throws {
+        for address in ["天安门", "天安门广场", "长安街1号", "中山路100号", "南京路步行街"] {
+            let g = try repo.geocode(address)
+            #expect(g == nil, "\(address) → \(g?.formattedAddress ?? "")")
+        }
+        let zgc = try #require(try repo.geocode("北京市海淀区中关村大街1号"))
+        #expect(zgc.district?.code == "110108" && zgc.town == nil && zgc.unmatched == "中关村大街1号")
+    }
+
+    @Test func aPOINameMayContinueBeyondTheText() throws {
+        let g = try #require(try repo.geocode("南京大学"))
+        #expect(g.level == "兴趣点")
+        #expect(g.poi?.name.hasPrefix("南京大学(") == true)
+        #expect(g.city?.name == "南京市")
+    }
+
+    @Test func theTextWinsOverAContradictingCity() throws {
+        let g = try #require(try repo.geocode("浙江省杭州市西湖区灵隐街道法云弄16号", city: "北京"))
+        #expect(g.town?.code == "330106003000" && g.unmatched == "法云弄16号")
+    }
+
     @Test func cityResolvesAmbiguity() throws {
         #expect(try repo.geocode("西湖区", city: "南昌")?.district?.code == "360103")
         #expect(try repo.geocode("西湖区", city: "330100")?.district?.code == "330106")

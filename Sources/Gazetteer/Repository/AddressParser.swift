@@ -18,6 +18,13 @@ struct AddressParser {
         var consumed = 0
         var skipped = 0
         var shortMatches = 0
+        /// The path starts with a short name of a district or town, with nothing above it:
+        /// 天安 (乡) in 天安门. Only kept when a deeper region follows or the text ends there.
+        var weakStart = false
+
+        func isAcceptable(textLength: Int) -> Bool {
+            !(weakStart && chain.count == 1 && consumed < textLength)
+        }
 
         /// Better reads more text, then skips fewer levels, then uses fewer short names, then
         /// ends higher in the tree (a bare 朝阳 is the city before the towns).
@@ -39,6 +46,10 @@ struct AddressParser {
         return Array(s)
     }
 
+    /// Words that, right after a short name, show it is part of a street or landmark name
+    /// (长安街, 南京路, 天安门, 中山大道), not a region.
+    static let streetWords = ["路", "街", "巷", "弄", "胡同", "门", "桥", "号", "道", "大街", "大道", "广场", "大厦", "公园"]
+
     /// Regions whose name or short name is a prefix of `rest`, with the characters each reads.
     func prefixMatches(_ rest: ArraySlice<Character>) throws -> [(entry: RegionCache.Entry, length: Int, short: Bool)] {
         let n = min(rest.count, Self.maxNameLength)
@@ -52,7 +63,11 @@ struct AddressParser {
             guard let e = try cache.entry(code, db) else { return nil }
             let text = String(rest.prefix(n))
             if text.hasPrefix(e.name) { return (e, e.name.count, false) }
-            if let s = e.shortName, s.count >= 2, text.hasPrefix(s) { return (e, s.count, true) }
+            if let s = e.shortName, s.count >= 2, text.hasPrefix(s) {
+                let after = text.dropFirst(s.count)
+                if Self.streetWords.contains(where: { after.hasPrefix($0) }) { return nil }
+                return (e, s.count, true)
+            }
             return nil
         }
     }
@@ -79,7 +94,7 @@ struct AddressParser {
         var best = start
         var memo: [String: Path] = [:]
         func explore(_ path: Path) throws {
-            if path.isBetter(than: best) { best = path }
+            if path.isAcceptable(textLength: text.count) && path.isBetter(than: best) { best = path }
             if path.chain.last?.level == .town { return }
             let key = "\(path.consumed):\(path.chain.last?.code ?? 0)"
             if let seen = memo[key], !path.isBetter(than: seen) { return }
@@ -96,6 +111,8 @@ struct AddressParser {
                 next.consumed += m.length
                 next.ends.append(next.consumed)
                 next.shortMatches += m.short ? 1 : 0
+                next.weakStart = path.chain.isEmpty && m.short && m.entry.level >= .district
+                    ? true : (path.chain.isEmpty ? false : path.weakStart)
                 try explore(next)
             }
         }
@@ -131,7 +148,21 @@ extension Repository {
             values += [.integer(lo), .integer(hi)]
         }
         sql += " ORDER BY length(name) DESC, rowid LIMIT 1"
-        return try db.prepare(sql).first(values) { ($0.int64(0), $0.int(1)) }
+        if let found = try db.prepare(sql).first(values, { ($0.int64(0), $0.int(1)) }) { return found }
+        // The rest of the text may be the start of a longer POI name: 南京大学 → 南京大学(鼓楼校区).
+        let rest = String(text.prefix(40))
+        guard rest.count >= 2 else { return nil }
+        var sql2 = "SELECT rowid FROM poi WHERE name >= ? AND name < ?"
+        var values2: [SQLiteValue] = [.text(rest), .text(KeywordSearcher.upperBound(rest))]
+        if let region {
+            let (lo, hi) = KeywordSearcher.adcodeRange(region)
+            sql2 += " AND adcode BETWEEN ? AND ?"
+            values2 += [.integer(lo), .integer(hi)]
+        }
+        // A branch of the same name (南京大学(鼓楼校区)) before a different one (南京大学金陵学院).
+        sql2 += " ORDER BY substr(name, ?, 1) IN ('(', '（') DESC, length(name), rowid LIMIT 1"
+        values2.append(.integer(Int64(rest.count + 1)))
+        return try db.prepare(sql2).first(values2) { ($0.int64(0), rest.count) }
     }
 
     /// A free-text Chinese address to the best region or POI and its location (地理编码).
@@ -148,7 +179,13 @@ extension Repository {
         return try read { db in
             let parser = AddressParser(db: db, cache: regions)
             let scope = try city.map { try resolveRegion($0, db: db) }
-            let path = try parser.parse(text, scope: scope)
+            var path = try parser.parse(text, scope: scope)
+            if scope != nil {
+                // The city only resolves what the text leaves open: an address that names
+                // another place outright (浙江省杭州市… with --city 北京) is read as written.
+                let unscoped = try parser.parse(text, scope: nil)
+                if unscoped.consumed > path.consumed { path = unscoped }
+            }
             // The levels above the deepest match come from the tree.
             var chain = try path.chain.last.map { try regions.lineage($0, db) } ?? []
             var consumed = path.consumed
