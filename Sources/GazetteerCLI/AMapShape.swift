@@ -54,7 +54,7 @@ enum AMapShape {
     }
 
     /// A place/text or place/around entry, for a region or a POI hit.
-    static func place(_ hit: SearchHit) -> JSON {
+    static func place(_ hit: SearchHit, withMatch: Bool) -> JSON {
         var pairs: [(String, JSON)]
         var towncode = ""
         switch hit.kind {
@@ -79,15 +79,15 @@ enum AMapShape {
             ("distance", .string(hit.distance.map(distance) ?? "")),
             ("level", .string(hit.levelName)),
             ("towncode", .string(towncode)),
-            ("match", .string(["exact", "prefix", "substring"][hit.match.rawValue])),
         ]
+        if withMatch { pairs.append(("match", .string(["exact", "prefix", "substring"][hit.match.rawValue]))) }
         return .object(pairs)
     }
 
     /// place/text and place/around: `{"status","info","count","pois":[…]}`.
-    static func places(_ hits: [SearchHit], count: Int) -> JSON {
+    static func places(_ hits: [SearchHit], count: Int, withMatch: Bool = true) -> JSON {
         .object([("status", .string("1")), ("info", .string("OK")), ("infocode", .string("10000")),
-                 ("count", .string(String(count))), ("pois", .array(hits.map(place)))])
+                 ("count", .string(String(count))), ("pois", .array(hits.map { place($0, withMatch: withMatch) }))])
     }
 
     /// geocode/geo: `{"status","info","count","geocodes":[{formatted_address, province, city, district, township, …}]}`

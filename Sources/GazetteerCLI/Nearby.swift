@@ -43,15 +43,24 @@ struct Nearby: ParsableCommand {
             options.limit = limit
             options.page = page
             options.system = query.coordsys
-            let hits = try database.openRepository().nearby(try Coordinate(parsing: location), options: options)
+            options.countAll = true
+            let result = try database.openRepository().nearby(try Coordinate(parsing: location), options: options)
+            let hits = result.pois
+            let count = result.count ?? hits.count
             if query.json {
                 let places = hits.map {
                     SearchHit(kind: .poi($0.poi), match: .substring, distance: $0.distance, province: $0.province, city: $0.city, district: $0.district)
                 }
-                return AMapShape.places(places, count: hits.count).text
+                return AMapShape.places(places, count: count, withMatch: false).text
             }
-            guard !hits.isEmpty else { return "no POIs within \(Format.distance(radius))" }
-            return Format.columns(hits.map { [Format.distance($0.distance), $0.poi.name, $0.poi.type ?? "", $0.poi.address ?? ""] })
+            guard !hits.isEmpty else {
+                return count > 0 ? "page \(page) is past the last one: \(count) POIs match within \(Format.distance(radius))"
+                    : "no POIs within \(Format.distance(radius))"
+            }
+            var out = Format.columns(hits.map { [Format.distance($0.distance), $0.poi.name, $0.poi.type ?? "", $0.poi.address ?? ""] })
+            let shown = (page - 1) * limit + hits.count
+            if count > shown { out += "\n… \(count) POIs within \(Format.distance(radius)); --page \(page + 1) for more" }
+            return out
         }
     }
 }

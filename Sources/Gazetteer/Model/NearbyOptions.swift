@@ -12,6 +12,17 @@ public struct NearbyOptions: Sendable {
     public var page = 1
     /// Coordinate system of the location and of the answers.
     public var system: CoordinateSystem = .gcj02
+    /// Also count every POI that matches (for `NearbyResult.count`); costs one more pass
+    /// over the circle, so it is off unless asked for.
+    public var countAll = false
 
     public init() {}
+}
+
+/// A page of nearby POIs.
+public struct NearbyResult: Sendable, Hashable {
+    /// This page, nearest first.
+    public var pois: [POIDistance]
+    /// How many POIs match in all, over every page, when `NearbyOptions.countAll` was set.
+    public var count: Int?
 }

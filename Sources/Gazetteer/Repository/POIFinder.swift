@@ -57,6 +57,27 @@ struct POIFinder {
         }
     }
 
+    /// How many POIs within `radius` pass the filter: one pass over the box, nothing sorted.
+    func count(_ p: Coordinate, radius: Double, filter: Filter = Filter()) throws -> Int {
+        let b = BoundingBox.around(p, radius: radius)
+        let box = try db.prepare("""
+            SELECT id, lng, lat, typecode FROM poi_rtree
+            WHERE min_lng <= ?2 AND max_lng >= ?1 AND min_lat <= ?4 AND max_lat >= ?3
+            """)
+        try box.bind([.real(b.minLongitude), .real(b.maxLongitude), .real(b.minLatitude), .real(b.maxLatitude)])
+        defer { box.reset() }
+        var n = 0
+        while try box.step() {
+            let id = box.int64(0)
+            if let allowed = filter.rowids, !allowed.contains(id) { continue }
+            if !filter.category.isEmpty && !filter.category.matches(box.optionalInt64(3)) { continue }
+            guard p.distance(to: Coordinate(longitude: box.double(1), latitude: box.double(2))) <= radius else { continue }
+            if let accept = filter.accept, try !accept(id) { continue }
+            n += 1
+        }
+        return n
+    }
+
     /// The POIs with these rowids, in the same order, with locations in `system`.
     func load(_ rowids: [Int64], system: CoordinateSystem) throws -> [POI] {
         let s = try db.prepare("SELECT id, name, type, typecode, address, phone, lng, lat, adcode, towncode FROM poi WHERE rowid = ?")

@@ -4,7 +4,7 @@ extension Repository {
     static let keywordSetLimit = 20_000
 
     /// POIs around a point, nearest first, with exact distances (周边搜索).
-    public func nearby(_ location: Coordinate, options: NearbyOptions = NearbyOptions()) throws(GazetteerError) -> [POIDistance] {
+    public func nearby(_ location: Coordinate, options: NearbyOptions = NearbyOptions()) throws(GazetteerError) -> NearbyResult {
         guard location.isValid else { throw .invalidArgument(name: "location", reason: Self.describeInvalid(location)) }
         guard options.radius.isFinite, options.radius > 0, options.radius <= 50_000 else {
             throw .invalidArgument(name: "radius", reason: "must be more than 0 and at most 50000 metres, not \(options.radius)")
@@ -16,7 +16,7 @@ extension Repository {
             var filter = POIFinder.Filter()
             filter.category = try CategoryFilter(options.types, db: db)
             if let keywords = options.keywords?.trimmingCharacters(in: .whitespacesAndNewlines), !keywords.isEmpty {
-                guard let match = SearchTokens.nameQuery(keywords) else { return [] }
+                guard let match = SearchTokens.nameQuery(keywords) else { return NearbyResult(pois: [], count: options.countAll ? 0 : nil) }
                 let rowids = try db.prepare("SELECT rowid FROM poi_fts WHERE poi_fts MATCH ? LIMIT ?")
                     .rows([.text(match), .integer(Int64(Self.keywordSetLimit + 1))]) { $0.int64(0) }
                 if rowids.count <= Self.keywordSetLimit {
@@ -29,7 +29,9 @@ extension Repository {
             let finder = POIFinder(db: db)
             let hits = try finder.nearest(p, radius: options.radius, offset: (options.page - 1) * options.limit,
                                           limit: options.limit, filter: filter)
-            return try withRegions(try finder.load(hits.map(\.rowid), system: options.system), hits, db: db, system: options.system)
+            let pois = try withRegions(try finder.load(hits.map(\.rowid), system: options.system), hits, db: db, system: options.system)
+            let count = options.countAll ? try finder.count(p, radius: options.radius, filter: filter) : nil
+            return NearbyResult(pois: pois, count: count)
         }
     }
 }
