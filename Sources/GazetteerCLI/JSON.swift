@@ -45,6 +45,13 @@ indirect enum JSON {
     }
 
     static func escape(_ s: String, into out: inout String) {
+        // Most strings need no escaping: append them whole.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 }) {
+            out += "\""
+            out += s
+            out += "\""
+            return
+        }
         out += "\""
         for u in s.unicodeScalars {
             switch u {

@@ -133,27 +133,34 @@ struct Reverse: ParsableCommand {
 /// Reads lines in blocks from a file handle without loading the whole input.
 final class LineReader {
     private let handle: FileHandle
-    private var buffer = Data()
+    private var buffer: [UInt8] = []
+    private var start = 0
     private var done = false
 
     init(handle: FileHandle) { self.handle = handle }
 
     func next(_ count: Int) -> [String] {
         var lines: [String] = []
+        lines.reserveCapacity(count)
         while lines.count < count {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                var line = buffer[buffer.startIndex..<newline]
-                if line.last == 0x0D { line = line.dropLast() }
-                lines.append(String(decoding: line, as: UTF8.self))
-                buffer.removeSubrange(buffer.startIndex...newline)
+            if let newline = buffer[start...].firstIndex(of: 0x0A) {
+                var end = newline
+                if end > start && buffer[end - 1] == 0x0D { end -= 1 }
+                lines.append(String(decoding: buffer[start..<end], as: UTF8.self))
+                start = newline + 1
                 continue
             }
             if done {
-                if !buffer.isEmpty { lines.append(String(decoding: buffer, as: UTF8.self)); buffer.removeAll() }
+                if start < buffer.count { lines.append(String(decoding: buffer[start...], as: UTF8.self)) }
+                buffer.removeAll()
+                start = 0
                 break
             }
+            // Keep the unfinished line, then read more.
+            buffer.removeSubrange(0..<start)
+            start = 0
             let more = handle.readData(ofLength: 1 << 20)
-            if more.isEmpty { done = true } else { buffer.append(more) }
+            if more.isEmpty { done = true } else { buffer.append(contentsOf: more) }
         }
         return lines
     }

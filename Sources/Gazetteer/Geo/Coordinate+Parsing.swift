@@ -4,16 +4,22 @@ extension Coordinate {
     /// Parses `"lng,lat"` (AMap's order; spaces allowed, a Chinese comma too), rejecting
     /// non-numbers, NaN, infinities, out-of-range values and pairs that look swapped.
     public init(parsing text: String) throws(GazetteerError) {
-        let parts = text.replacingOccurrences(of: "，", with: ",").split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2,
-              let lng = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-              let lat = Double(parts[1].trimmingCharacters(in: .whitespaces))
-        else {
+        // Batch mode parses millions of these: split and trim on bytes, not through Foundation.
+        let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "," || $0 == "，" })
+        guard parts.count == 2, let lng = Self.decimal(parts[0]), let lat = Self.decimal(parts[1]) else {
             let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
             throw .invalidArgument(name: "location", reason: "'\(shown)' is not LNG,LAT (two decimal numbers, longitude first, e.g. 116.397477,39.908692)")
         }
         let c = Coordinate(longitude: lng, latitude: lat)
         guard c.isValid else { throw .invalidArgument(name: "location", reason: Repository.describeInvalid(c)) }
         self = c
+    }
+
+    /// A decimal number with optional surrounding spaces or tabs.
+    private static func decimal(_ s: Substring) -> Double? {
+        var t = s
+        while let f = t.first, f == " " || f == "\t" { t = t.dropFirst() }
+        while let l = t.last, l == " " || l == "\t" { t = t.dropLast() }
+        return Double(t)
     }
 }

@@ -21,9 +21,16 @@ final class Connection: @unchecked Sendable {
     /// How long a statement waits on a lock held by another process before giving up.
     static let busyTimeoutMilliseconds: Int32 = 10_000
 
+    /// Process-wide settings, applied once before the first connection opens.
+    private static let configured: Bool = {
+        _ = gazetteer_sqlite_disable_memstatus()
+        return true
+    }()
+
     init(path: String, mode: Mode) throws(SQLiteError) {
         self.path = path
         self.mode = mode
+        _ = Connection.configured
         try Connection.checkFeatures()
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         flags |= (mode == .readOnly) ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
