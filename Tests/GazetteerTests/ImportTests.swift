@@ -152,6 +152,47 @@ final class Fixture {
         #expect(try db.scalar("SELECT adcode FROM poi WHERE id = 'q2'") == .null)
     }
 
+    /// Big POI files get a packed R*Tree written directly; it must be a valid R*Tree that
+    /// answers exactly as one grown row by row.
+    @Test func bulkBuiltRTreeIsValidAndAnswersTheSame() throws {
+        var text = "id,name,typecode,lng,lat\n"
+        var rng = SystemRandomNumberGenerator()
+        for i in 0..<5_000 {
+            let lng = 120.0 + Double.random(in: 0..<0.4, using: &rng), lat = 30.1 + Double.random(in: 0..<0.3, using: &rng)
+            text += "b\(i),店\(i),\(["050100", "141201", "160100"][i % 3]),\(lng),\(lat)\n"
+        }
+        let regions = fixture.write("regions.csv", Fixture.regions)
+        let pois = fixture.write("many.csv", text)
+        try fixture.run([regions, pois]) { $0.bulkIndexBytes = 0 }
+        let rowByRow = Fixture()
+        var options = ImportOptions()
+        options.bulkIndexBytes = .max
+        _ = try rowByRow.importer().importFiles([regions, pois], options: options)
+
+        let db = try Connection(path: fixture.database, mode: .readOnly)
+        #expect(try db.scalar("SELECT rtreecheck('poi_rtree')") == .text("ok"))
+        #expect(try db.scalar("SELECT count(*) FROM poi_rtree") == .integer(5_000))
+        #expect(try db.scalar("SELECT count(*) FROM poi_rtree WHERE typecode = 141201") == .integer(1_667))
+        let bulk = try Repository(path: fixture.database), plain = try Repository(path: rowByRow.database)
+        for (lng, lat) in [(120.2, 30.25), (120.05, 30.12), (120.39, 30.39), (121.0, 31.0)] {
+            var o = NearbyOptions()
+            o.radius = 5_000
+            o.limit = 100
+            o.countAll = true
+            let a = try bulk.nearby(Coordinate(longitude: lng, latitude: lat), options: o)
+            let b = try plain.nearby(Coordinate(longitude: lng, latitude: lat), options: o)
+            #expect(a.pois.map(\.poi.id) == b.pois.map(\.poi.id))
+            #expect(a.count == b.count)
+            o.types = ["141201"]
+            #expect(try bulk.nearby(Coordinate(longitude: lng, latitude: lat), options: o).pois.map(\.poi.id)
+                    == (try plain.nearby(Coordinate(longitude: lng, latitude: lat), options: o).pois.map(\.poi.id)))
+        }
+        // Later row-by-row changes keep the packed tree valid.
+        try fixture.run([fixture.write("one.csv", "id,name,lng,lat\nb1,改,120.3,30.3\nextra,新,120.31,30.31\n")])
+        #expect(try db.scalar("SELECT rtreecheck('poi_rtree')") == .text("ok"))
+        #expect(try db.scalar("SELECT count(*) FROM poi_rtree") == .integer(5_001))
+    }
+
     @Test func replaceReplacesTheDataset() throws {
         try fixture.run([fixture.write("regions.csv", Fixture.regions), fixture.write("pois.csv", Fixture.pois)])
         let only = """

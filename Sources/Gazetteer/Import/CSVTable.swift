@@ -54,8 +54,17 @@ final class CSVTable {
         /// The trimmed value of a column; nil when the column is absent or the field empty.
         subscript(column: String) -> String? {
             guard let i = table.index[column] else { return nil }
-            let value = record.fields[i].trimmingCharacters(in: .whitespacesAndNewlines)
+            let raw = record.fields[i]
+            // Most fields have nothing to trim; only go through Foundation when an end might.
+            guard let first = raw.utf8.first, let last = raw.utf8.last else { return nil }
+            if !Self.mayBeSpace(first) && !Self.mayBeSpace(last) { return raw }
+            let value = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             return value.isEmpty ? nil : value
+        }
+
+        /// ASCII white space, or the lead byte of a non-ASCII space (U+00A0, U+2000…, U+3000).
+        private static func mayBeSpace(_ b: UInt8) -> Bool {
+            b == 0x20 || (0x09...0x0D).contains(b) || b == 0xC2 || b == 0xE2 || b == 0xE3 || b == 0xE1
         }
 
         func error(_ column: String?, _ problem: ImportError.Problem) -> ImportError {

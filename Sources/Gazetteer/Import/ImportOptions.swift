@@ -17,6 +17,9 @@ public struct ImportOptions: Sendable {
     public var datasetSources: String?
     /// Most errors listed before an all-or-nothing import gives up.
     public var maxErrors = 50
+    /// POI files larger than this (in all) are indexed in bulk after the rows are in: the
+    /// R*Tree is rebuilt packed and the secondary indexes recreated, instead of row by row.
+    var bulkIndexBytes = 8 << 20
 
     public init() {}
 }

@@ -92,6 +92,10 @@ private final class ImportRun {
     var regionLevels: [Int64: RegionLevel] = [:]
     /// POI rows with a rowid above this were inserted by this import.
     var poiMark: Int64 = 0
+    /// Whether the POI indexes are built after the rows (see `ImportOptions.bulkIndexBytes`).
+    /// The index definitions recreated then must match schema.sql.
+    var bulk = false
+
     /// Places POIs that come without district or town; made once the regions are in.
     var locator: ReverseGeocoder?
 
@@ -115,7 +119,20 @@ private final class ImportRun {
             regionLevels = Dictionary(uniqueKeysWithValues: try db.prepare("SELECT code, level FROM region").rows {
                 ($0.int64(0), RegionLevel(rawValue: $0.int(1)) ?? .town)
             })
+            // FTS5 flushes a segment each time its pending terms pass `hashsize`; bigger
+            // flushes mean fewer segments to merge later.
+            try db.execute("INSERT INTO poi_fts (poi_fts, rank) VALUES ('hashsize', 67108864)")
+            // No merging while rows stream in; the default comes back at the end.
+            try db.execute("INSERT INTO poi_fts (poi_fts, rank) VALUES ('automerge', 0)")
+            defer { try? db.execute("INSERT INTO poi_fts (poi_fts, rank) VALUES ('automerge', 4)") }
+            // A big file is cheaper to index after the fact than row by row.
+            bulk = poiTables.reduce(0) { $0 + $1.reader.fileSize } > options.bulkIndexBytes
+            if bulk { try db.execute("DROP INDEX IF EXISTS poi_name; DROP INDEX IF EXISTS poi_adcode") }
             for table in poiTables { try importPOIs(table) }
+            if bulk {
+                try db.execute("CREATE INDEX poi_name ON poi (name); CREATE INDEX poi_adcode ON poi (adcode)")
+                try rebuildPOITree()
+            }
         }
         try failIfErrors()
         report(file: tables.last?.path ?? "", finished: true)
@@ -387,7 +404,7 @@ private final class ImportRun {
                         UPDATE poi SET name = ?, type = ?, typecode = ?, address = ?, phone = ?, lng = ?, lat = ?,
                                        adcode = ?, towncode = ? WHERE rowid = ?
                         """).run(values + [.integer(rowid)])
-                    try db.prepare("DELETE FROM poi_rtree WHERE id = ?").run([.integer(rowid)])
+                    if !bulk { try db.prepare("DELETE FROM poi_rtree WHERE id = ?").run([.integer(rowid)]) }
                     try insertPOIIndexes(rowid: rowid, values: values)
                 } else {
                     try db.prepare("""
@@ -403,6 +420,16 @@ private final class ImportRun {
         }
         bytesBefore += table.reader.fileSize
         try failIfErrors()
+    }
+
+    /// Rebuilds the POI R*Tree from the poi table, packed, in one pass.
+    private func rebuildPOITree() throws {
+        let points = try db.prepare("SELECT rowid, lng, lat, typecode FROM poi").rows { s in
+            let lng = s.double(1), lat = s.double(2)
+            let typecode: SQLiteValue = s.optionalText(3).flatMap { Int64($0) }.map { .integer($0) } ?? .null
+            return RTreeBulkLoader.Point(id: s.int64(0), x: lng, y: lat, aux: (.real(lng), .real(lat), typecode))
+        }
+        try RTreeBulkLoader(db: db, table: "poi_rtree", auxiliaryCount: 3).load(points)
     }
 
     private func poiTokens(name: SQLiteValue, address: SQLiteValue) -> [SQLiteValue] {
@@ -421,6 +448,7 @@ private final class ImportRun {
                 try db.prepare("INSERT OR IGNORE INTO category (typecode, type) VALUES (?, ?)").run([values[2], values[1]])
             }
         }
+        if bulk { return }
         try db.prepare("INSERT INTO poi_rtree (id, min_lng, max_lng, min_lat, max_lat, lng, lat, typecode) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
             .run([.integer(rowid), values[5], values[5], values[6], values[6], values[5], values[6], typecode])
     }

@@ -50,22 +50,54 @@ enum SearchTokens {
         return (0..<(han.count - 1)).map { String(han[$0]) + String(han[$0 + 1]) }
     }
 
-    /// Tokens for the `grams` and `chars` columns of one or more names.
+    /// Tokens for the `grams` and `chars` columns of one or more names. Written straight into
+    /// two strings (no token arrays): the importer calls this for every POI.
     static func index(_ texts: [String?]) -> (grams: String, chars: String) {
-        var grams: [String] = []
-        var chars: [String] = []
+        var grams = ""
+        var chars = ""
+        func token(_ out: inout String, _ t: String) {
+            if !out.isEmpty { out.append(" ") }
+            out.append(t)
+        }
         for text in texts.compactMap({ $0 }) {
-            for run in runs(text) {
-                switch run {
-                case .han(let h):
-                    grams += bigrams(h)
-                    chars += h.map { String($0) }
-                case .word(let w):
-                    grams.append(w)
+            var previousHan: Unicode.Scalar?
+            var runLength = 0
+            var word = ""
+            func endRun() {
+                if runLength == 1, let p = previousHan { token(&grams, String(p)) }
+                previousHan = nil
+                runLength = 0
+                if !word.isEmpty { token(&grams, word); word = "" }
+            }
+            for var u in text.unicodeScalars {
+                if (0xFF10...0xFF19).contains(u.value) || (0xFF21...0xFF3A).contains(u.value) || (0xFF41...0xFF5A).contains(u.value) {
+                    u = Unicode.Scalar(u.value - 0xFEE0)!
+                }
+                if isHan(u) {
+                    if !word.isEmpty { token(&grams, word); word = "" }
+                    if let p = previousHan {
+                        var pair = String(p)
+                        pair.unicodeScalars.append(u)
+                        token(&grams, pair)
+                    }
+                    token(&chars, String(u))
+                    previousHan = u
+                    runLength += 1
+                } else if u.properties.isAlphabetic || u.properties.numericType != nil {
+                    if previousHan != nil {
+                        if runLength == 1 { token(&grams, String(previousHan!)) }
+                        previousHan = nil
+                        runLength = 0
+                    }
+                    if u.isASCII { word.unicodeScalars.append(Unicode.Scalar(UInt8(ascii: u) | (u.value >= 65 && u.value <= 90 ? 0x20 : 0))) }
+                    else { word += String(u).lowercased() }
+                } else {
+                    endRun()
                 }
             }
+            endRun()
         }
-        return (grams.joined(separator: " "), chars.joined(separator: " "))
+        return (grams, chars)
     }
 
     /// Tokens of the `pinyin` column: the syllables run together and their initials, with

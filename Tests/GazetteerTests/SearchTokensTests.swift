@@ -1,0 +1,33 @@
+import Testing
+@testable import Gazetteer
+
+@Suite struct SearchTokensTests {
+    @Test(arguments: [
+        ("瑞幸咖啡(临川店)", "瑞幸 幸咖 咖啡 临川 川店", "瑞 幸 咖 啡 临 川 店"),
+        ("7天酒店", "7 天酒 酒店", "天 酒 店"),
+        ("A座", "a 座", "座"),
+        ("KFC肯德基", "kfc 肯德 德基", "肯 德 基"),
+        ("Ｋ１店", "k1 店", "店"),
+        ("北京 大学", "北京 大学", "北 京 大 学"),
+        ("Starbucks 星巴克·西湖", "starbucks 星巴 巴克 西湖", "星 巴 克 西 湖"),
+        ("\"AND\" OR *:^()", "and or", ""),
+        ("", "", ""),
+    ])
+    func indexTokens(_ text: String, _ grams: String, _ chars: String) {
+        let t = SearchTokens.index([text])
+        #expect(t.grams == grams)
+        #expect(t.chars == chars)
+    }
+
+    @Test func queriesAreQuotedTokensOnly() {
+        #expect(SearchTokens.nameQuery("京") == "chars : \"京\"")
+        #expect(SearchTokens.nameQuery("北京大学") == "grams : \"北京 京大 大学\"")
+        #expect(SearchTokens.nameQuery("7天") == "grams : \"7 天\" *")
+        #expect(SearchTokens.nameQuery("kfc") == "grams : \"kfc\" *")
+        #expect(SearchTokens.nameQuery("\"; DROP TABLE x; --") == "grams : \"drop table x\" *")
+        #expect(SearchTokens.nameQuery("*:^()\"") == nil)
+        #expect(SearchTokens.pinyinQuery("Xi Hu") == "pinyin : \"xihu\" *")
+        #expect(SearchTokens.pinyinQuery("西湖") == nil)
+        #expect(SearchTokens.pinyin("xi hu", name: "西湖区", shortName: "西湖") == "xihu xh xihuqu xhq")
+    }
+}
