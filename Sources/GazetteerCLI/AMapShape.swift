@@ -72,10 +72,20 @@ enum AMapShape {
                      ("adcode", .string(r.level == .town ? String(r.code.prefix(6)) : r.code))]
             if r.level == .town { towncode = r.code }
         }
+        // The regions the hit lies in; a region hit fills its own level (a district's adname is its name).
+        var pname = hit.province?.name ?? "", cityname = hit.city?.name ?? "", adname = hit.district?.name ?? ""
+        if case .region(let r) = hit.kind {
+            switch r.level {
+            case .province: pname = r.name
+            case .city: cityname = r.name
+            case .district: adname = r.name
+            case .town: break
+            }
+        }
         pairs += [
-            ("adname", .string(hit.district?.name ?? "")),
-            ("pname", .string(hit.province?.name ?? "")),
-            ("cityname", .string(hit.city?.name ?? "")),
+            ("adname", .string(adname)),
+            ("pname", .string(pname)),
+            ("cityname", .string(cityname)),
             ("distance", .string(hit.distance.map(distance) ?? "")),
             ("level", .string(hit.levelName)),
             ("towncode", .string(towncode)),

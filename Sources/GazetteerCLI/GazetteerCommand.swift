@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Gazetteer
 
 /// The `gazetteer` command: offline Chinese address look-up from one SQLite file.
@@ -6,13 +7,43 @@ import Gazetteer
 struct GazetteerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gazetteer",
-        abstract: "Offline Chinese address gazetteer: reverse geocoding, nearby POIs, keyword search and geocoding from one SQLite file.",
+        abstract: "Offline Chinese address gazetteer: reverse geocoding, nearby POIs, keyword search, geocoding and district look-up from one SQLite file.",
         discussion: """
-            Coordinates are longitude,latitude (AMap's order) in GCJ-02 unless --coordsys says otherwise.
-            The database is the one named by --db, else by $GAZETTEER_DB, else the default one,
-            which is built from the bundled seed on first use.
+            Coordinates are longitude,latitude (AMap's order) in GCJ-02 unless --coordsys says otherwise; \
+            write a negative longitude as --location=-70.1,40.
+
+            The database is the one named by --db, else by $GAZETTEER_DB, else the default one, which is \
+            built from the bundled seed on first use.
+
+            With --json the query verbs print AMap's web-service shapes; a failure, bad arguments included, \
+            is {"status":"0","info":REASON,…} on stdout with exit status 1.
             """,
         version: GazetteerVersion.release,
         subcommands: [Reverse.self, Nearby.self, Search.self, GeocodeCommand.self, District.self, Info.self, Import.self]
     )
+
+    /// The verbs whose --json answers are AMap shapes, and so whose failures are AMap failures.
+    static let queryVerbs: Set<String> = ["reverse", "nearby", "search", "geocode", "district"]
+
+    /// As ArgumentParser's `main`, except that an argument error of a query verb run with
+    /// --json is AMap's failure object on stdout (exit status 1), as its other failures are.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            if exitCode(for: error) != .success, !(error is ExitCode), wantsJSON(arguments) {
+                print(JSON.failure(message(for: error)).text)
+                exit(withError: ExitCode(1))
+            }
+            exit(withError: error)
+        }
+    }
+
+    /// True when the arguments run a query verb with --json (before any `--`).
+    static func wantsJSON(_ arguments: [String]) -> Bool {
+        guard let verb = arguments.first, queryVerbs.contains(verb) else { return false }
+        return arguments.prefix { $0 != "--" }.contains("--json")
+    }
 }

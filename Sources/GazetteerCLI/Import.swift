@@ -53,9 +53,35 @@ struct Import: ParsableCommand {
         options.datasetVersion = datasetVersion
         let path = database.explicitPath ?? DefaultDatabase.path
         let importer = try Importer(path: path)
+        // Say at once, not after a long import, that the rejects file cannot be written.
+        if skipInvalid, let why = Self.whyUnwritable(rejects) { throw Self.rejectsError(rejects, why) }
         let bar = ProgressBar(label: "importing")
-        let summary = try importer.importFiles(paths, options: options, progress: bar.update)
+        let summary: ImportSummary
+        do {
+            summary = try importer.importFiles(paths, options: options, progress: bar.update)
+        } catch let error as ImportError where error.file == rejects && error.line == nil {
+            throw Self.rejectsError(rejects, Self.whyUnwritable(rejects) ?? error.reason)
+        }
         print(Self.describe(summary, into: path))
+    }
+
+    static func rejectsError(_ path: String, _ why: String) -> CLIError {
+        CLIError("cannot create the rejects file at \(path): \(why); name another path with --rejects.")
+    }
+
+    /// Why a file cannot be created or overwritten at `path`, or nil when it can.
+    static func whyUnwritable(_ path: String) -> String? {
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        if fm.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { return "it is a folder" }
+            return fm.isWritableFile(atPath: path) ? nil : "permission denied"
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        let folder = parent.isEmpty ? "." : parent
+        guard fm.fileExists(atPath: folder, isDirectory: &isDirectory) else { return "the folder \(folder) does not exist" }
+        if !isDirectory.boolValue { return "\(folder) is not a folder" }
+        return fm.isWritableFile(atPath: folder) ? nil : "the folder \(folder) is not writable (permission denied)"
     }
 
     static func describe(_ s: ImportSummary, into path: String) -> String {

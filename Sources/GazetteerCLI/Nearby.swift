@@ -10,7 +10,7 @@ struct Nearby: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var query: QueryOptions
 
-    @Option(help: ArgumentHelp("The point, longitude first: LNG,LAT.", valueName: "lng,lat"))
+    @Option(help: ArgumentHelp("The point, longitude first: LNG,LAT (a negative longitude as --location=-70.1,40).", valueName: "lng,lat"))
     var location: String
 
     @Option(help: ArgumentHelp("Search radius in metres (up to 50000).", valueName: "metres"))

@@ -6,18 +6,25 @@ struct QueryOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Coordinate system of given and printed coordinates: gcj02 (AMap, default), wgs84 (GPS) or bd09 (Baidu).", valueName: "system"))
     var coordsys: CoordinateSystem = .gcj02
 
-    @Flag(help: "Print JSON in AMap's response shape.")
+    @Flag(help: "Print JSON in AMap's response shape; failures too (\"status\":\"0\", the reason in \"info\", exit status 1).")
     var json = false
 }
 
 extension QueryOptions {
-    /// Prints what `body` answers. A library error becomes, in --json mode, AMap's failure
-    /// object on stdout (as scripts expect), otherwise a message on stderr; both exit 1.
+    /// Prints what `body` answers. A failure (bad input, a missing or unreadable database …)
+    /// becomes, in --json mode, AMap's failure object on stdout (as scripts expect), otherwise
+    /// a message on stderr; both exit 1.
     func answer(_ body: () throws -> String) throws {
+        try failingAsJSON { print(try body()) }
+    }
+
+    /// Runs `body`; in --json mode an error it throws is printed as AMap's failure object on
+    /// stdout and the command exits 1. An `ExitCode` passes through: its output is already out.
+    func failingAsJSON(_ body: () throws -> Void) throws {
         do {
-            print(try body())
+            try body()
         } catch {
-            guard json, error is GazetteerError else { throw error }
+            guard json, !(error is ExitCode) else { throw error }
             print(JSON.failure("\(error)").text)
             throw ExitCode(1)
         }

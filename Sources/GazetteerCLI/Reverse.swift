@@ -9,6 +9,7 @@ struct Reverse: ParsableCommand {
         abstract: "Reverse geocode: province, city, district and town of a point, and the POIs around it.",
         discussion: """
             Example: gazetteer reverse --location 116.397477,39.908692
+
             Batch: one LNG,LAT per line in FILE (or - for stdin), one JSON object per line out, in order. \
             A bad line gets an error object ("status":"0") and the rest go on; the exit status is 1 if any line failed.
             """)
@@ -16,13 +17,13 @@ struct Reverse: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var query: QueryOptions
 
-    @Option(help: ArgumentHelp("The point, longitude first: LNG,LAT.", valueName: "lng,lat"))
+    @Option(help: ArgumentHelp("The point, longitude first: LNG,LAT (a negative longitude as --location=-70.1,40).", valueName: "lng,lat"))
     var location: String?
 
     @Option(help: ArgumentHelp("List POIs within this many metres (0 to 50000; 0 lists none).", valueName: "metres"))
     var radius: Double = 1000
 
-    @Option(help: ArgumentHelp("Most POIs listed.", valueName: "n"))
+    @Option(help: ArgumentHelp("Most POIs listed, 0 to 100 (0 lists none).", valueName: "n"))
     var limit: Int = Repository.reverseGeocodePOILimit
 
     @Option(help: ArgumentHelp("Read points from FILE, one LNG,LAT per line ('-' for stdin); print JSON lines.", valueName: "file"))
@@ -35,21 +36,17 @@ struct Reverse: ParsableCommand {
     }
 
     func run() throws {
-        let repository = try database.openRepository()
         if let batch {
-            let failed = try runBatch(repository, path: batch)
+            var failed = 0
+            try query.failingAsJSON { failed = try runBatch(try database.openRepository(), path: batch) }
             if failed > 0 { throw ExitCode(1) }
             return
         }
-        do {
+        try query.answer {
+            let repository = try database.openRepository()
             let point = try Coordinate(parsing: location!)
             let answer = try repository.reverseGeocode(point, system: query.coordsys, radius: radius, poiLimit: limit)
-            print(query.json ? AMapShape.regeo(answer).text : Self.text(answer, radius: radius))
-        } catch {
-            // In JSON mode a bad argument is an AMap-style failure on stdout, as scripts expect.
-            guard query.json, error is GazetteerError else { throw error }
-            print(JSON.failure("\(error)").text)
-            throw ExitCode(1)
+            return query.json ? AMapShape.regeo(answer).text : Self.text(answer, radius: radius)
         }
     }
 
@@ -81,10 +78,19 @@ struct Reverse: ParsableCommand {
         return out
     }
 
+    /// Why a file cannot be opened for reading, in a few words.
+    static func whyUnreadable(_ path: String) -> String {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "no such file" }
+        if isDirectory.boolValue { return "it is a folder, not a file" }
+        if !FileManager.default.isReadableFile(atPath: path) { return "permission denied" }
+        return "it cannot be opened"
+    }
+
     /// Answers lines in blocks, each block spread over all cores, written in input order.
     private func runBatch(_ repository: Repository, path: String) throws -> Int {
         guard let input = path == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: path) else {
-            throw CLIError("cannot read --batch file \(path)")
+            throw CLIError("cannot read --batch file \(path): \(Self.whyUnreadable(path))")
         }
         let system = query.coordsys
         let radius = radius, limit = limit

@@ -7,7 +7,9 @@ struct Search: ParsableCommand {
         abstract: "Keyword search over regions and POIs: full or short names, 1- and 2-character words, pinyin or initials.",
         discussion: """
             Ranking: exact name before prefix before substring; then hits in --city, higher admin level, nearer \
-            to --location. Examples: gazetteer search 灵隐;  gazetteer search xihu;  gazetteer search 西湖 --city 杭州市
+            to --location.
+
+            Examples: gazetteer search 灵隐;  gazetteer search xihu;  gazetteer search 西湖 --city 杭州市
             """)
 
     @OptionGroup var database: DatabaseOptions
@@ -16,13 +18,13 @@ struct Search: ParsableCommand {
     @Argument(help: "The text to search for.")
     var text: String
 
-    @Option(help: ArgumentHelp("Rank hits in this city (name or adcode) first.", valueName: "name|adcode"))
+    @Option(help: ArgumentHelp("Among equally good matches, rank hits in this city (name or adcode) first; exact names still come before prefixes, and prefixes before substrings.", valueName: "name|adcode"))
     var city: String?
 
     @Flag(help: "With --city: only hits inside the city.")
     var citylimit = false
 
-    @Option(help: ArgumentHelp("Bias towards this point and show distances from it: LNG,LAT.", valueName: "lng,lat"))
+    @Option(help: ArgumentHelp("Bias towards this point and show distances from it: LNG,LAT (a negative longitude as --location=-70.1,40).", valueName: "lng,lat"))
     var location: String?
 
     @Option(help: ArgumentHelp("Only POIs of these categories: type codes (050000, 141201) or words (餐饮, 高等院校), joined by |.", valueName: "types"))
@@ -52,7 +54,10 @@ struct Search: ParsableCommand {
             options.page = page
             let result = try database.openRepository().search(text, options: options)
             if query.json { return AMapShape.places(result.hits, count: result.count).text }
-            guard !result.hits.isEmpty else { return "no match for '\(text)'" }
+            guard !result.hits.isEmpty else {
+                return result.count > 0 ? "page \(page) is past the last one (\(result.count) hit\(result.count == 1 ? "" : "s"))"
+                    : "no match for '\(text)'"
+            }
             let first = (page - 1) * limit
             var rows = [["#", "name", "level", "code", "in", "distance"]]
             for (i, hit) in result.hits.enumerated() {

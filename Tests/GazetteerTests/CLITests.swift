@@ -189,6 +189,26 @@ enum CLI {
         }
     }
 
+    /// The root help's discussion is paragraphs wrapped to the width, not lines broken by hand
+    /// mid-sentence (a line that ends early and is followed by more of its paragraph).
+    @Test func rootHelpWrapsSensibly() throws {
+        let r = try CLI.run(["--help"])
+        #expect(r.status == 0, "\(r)")
+        let overview = r.stdout.components(separatedBy: "USAGE:").first ?? ""
+        let lines = overview.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for (line, next) in zip(lines, lines.dropFirst()) where !line.isEmpty && !next.isEmpty {
+            #expect(line.count >= 60, "a line broken early: '\(line)' before '\(next)'\n\(r.stdout)")
+        }
+        #expect(r.stdout.contains("--location=-70.1,40"), "\(r)")
+    }
+
+    @Test func reverseLimitHelpGivesItsRange() throws {
+        let r = try CLI.run(["help", "reverse"])
+        #expect(r.status == 0, "\(r)")
+        let help = r.stdout.replacingOccurrences(of: "\n", with: " ").split(separator: " ").joined(separator: " ")
+        #expect(help.contains("--limit <n> Most POIs listed, 0 to 100"), "\(r)")
+    }
+
     @Test(arguments: [
         ("reverse", ["--location", "--batch", "--radius", "--coordsys", "--json", "--db"]),
         ("nearby", ["--location", "--radius", "--keywords", "--types", "--limit", "--page"]),
@@ -254,6 +274,37 @@ enum CLI {
         #expect(r.stdout.isEmpty, "\(r)")
         #expect(r.stderr.contains("no database at \(fixture.database)"), "\(r)")
         #expect(!FileManager.default.fileExists(atPath: fixture.database), "a query created the database named by --db")
+    }
+
+    @Test(arguments: [
+        ["reverse", "--location", "116.397477,39.908692"],
+        ["nearby", "--location", "120.1551,30.2741"],
+        ["search", "西湖"],
+        ["geocode", "杭州市西湖区"],
+        ["district", "杭州市"],
+    ])
+    func missingDatabaseInJSONMode(arguments: [String]) throws {
+        let fixture = Fixture()
+        let r = try CLI.run(arguments + ["--json", "--db", fixture.database])
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.isEmpty, "\(r)")
+        let json = try r.json()
+        #expect(json["status"] as? String == "0", "\(r)")
+        #expect((json["info"] as? String)?.contains("no database at \(fixture.database)") == true, "\(r)")
+        #expect(!FileManager.default.fileExists(atPath: fixture.database))
+    }
+
+    @Test func notADatabaseInJSONMode() throws {
+        let fixture = Fixture()
+        let junk = fixture.write("junk.sqlite", "this is not a database\n")
+        let r = try CLI.run(["reverse", "--location", "116.397477,39.908692", "--json", "--db", junk])
+        #expect(r.status == 1, "\(r)")
+        let json = try r.json()
+        #expect(json["status"] as? String == "0", "\(r)")
+        #expect((json["info"] as? String)?.contains("not a SQLite database") == true, "\(r)")
+        let text = try CLI.run(["reverse", "--location", "116.397477,39.908692", "--db", junk])
+        #expect(text.status != 0 && text.stdout.isEmpty, "\(text)")
+        #expect(text.stderr.contains("not a SQLite database"), "\(text)")
     }
 
     // MARK: - reverse
@@ -375,6 +426,17 @@ enum CLI {
         #expect(r.status != 0, "\(r)")
         #expect(r.stdout.isEmpty, "\(r)")
         #expect(r.stderr.contains(missing), "\(r)")
+        #expect(r.stderr.contains("no such file"), "the message says why: \(r)")
+    }
+
+    @Test func reverseBatchMissingFileInJSONMode() throws {
+        let fixture = Fixture()
+        let missing = fixture.directory.appendingPathComponent("no-such-file.txt").path
+        let r = try CLI.seed(["reverse", "--batch", missing, "--json"])
+        #expect(r.status == 1, "\(r)")
+        let json = try r.json()
+        #expect(json["status"] as? String == "0", "\(r)")
+        #expect((json["info"] as? String)?.contains("no such file") == true, "\(r)")
     }
 
     // MARK: - nearby
@@ -492,6 +554,40 @@ enum CLI {
         #expect(pois.allSatisfy { $0["cityname"] as? String == "杭州市" }, "\(r)")
     }
 
+    @Test(arguments: [
+        ("西湖区", "330106", "浙江省", "杭州市", "西湖区"),
+        ("杭州市", "330100", "浙江省", "杭州市", ""),
+        ("浙江省", "330000", "浙江省", "", ""),
+    ])
+    func searchRegionHitFillsItsOwnLevel(text: String, adcode: String, pname: String, cityname: String, adname: String) throws {
+        let r = try CLI.seed(["search", text, "--json"])
+        #expect(r.status == 0, "\(r)")
+        let pois = try #require(try r.json()["pois"] as? [[String: Any]], "\(r)")
+        let hit = try #require(pois.first { $0["adcode"] as? String == adcode && $0["name"] as? String == text }, "\(r)")
+        #expect(hit["pname"] as? String == pname, "\(hit)")
+        #expect(hit["cityname"] as? String == cityname, "\(hit)")
+        #expect(hit["adname"] as? String == adname, "\(hit)")
+    }
+
+    @Test func searchPagePastTheEnd() throws {
+        let all = try CLI.seed(["search", "西湖区", "--json"])
+        let count = try #require((try all.json()["count"] as? String).flatMap(Int.init), "\(all)")
+        try #require(count > 0 && count < 20 * 99)
+        let r = try CLI.seed(["search", "西湖区", "--page", "99"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("page 99 is past the last one (\(count) hits)"), "\(r)")
+        #expect(!r.stdout.contains("no match"), "\(r)")
+        let none = try CLI.seed(["search", "zzqqxxjj"])
+        #expect(none.stdout.contains("no match for 'zzqqxxjj'"), "\(none)")
+    }
+
+    @Test func searchCityHelpSaysMatchClassComesFirst() throws {
+        let r = try CLI.run(["help", "search"])
+        let help = r.stdout.replacingOccurrences(of: "\n", with: " ").split(separator: " ").joined(separator: " ")
+        #expect(help.contains("Among equally good matches, rank hits in this city"), "\(r)")
+        #expect(help.contains("exact names still come before prefixes"), "\(r)")
+    }
+
     @Test func searchText() throws {
         let r = try CLI.seed(["search", "灵隐街道"])
         #expect(r.status == 0, "\(r)")
@@ -560,6 +656,63 @@ enum CLI {
         #expect(ring.count >= 4)
         #expect(ring.first == ring.last, "rings are closed")
         #expect(ring.allSatisfy { $0.count == 2 && (119...121).contains($0[0]) && (29...31).contains($0[1]) })
+    }
+
+    /// AMap's config/district: a town is level `street`, its adcode is its district's and its
+    /// own 12-digit code is in `towncode`.
+    @Test func districtTownsAreStreetsWithTheirDistrictsAdcode() throws {
+        let r = try CLI.seed(["district", "西湖区", "--json"])
+        #expect(r.status == 0, "\(r)")
+        let districts = try #require(try r.json()["districts"] as? [[String: Any]], "\(r)")
+        let xihu = try #require(districts.first { $0["adcode"] as? String == "330106" }, "\(r)")
+        #expect(xihu["level"] as? String == "district")
+        #expect(xihu["towncode"] == nil, "only towns have a towncode")
+        let towns = try #require(xihu["districts"] as? [[String: Any]], "\(r)")
+        #expect(!towns.isEmpty)
+        #expect(towns.allSatisfy { $0["level"] as? String == "street" && $0["adcode"] as? String == "330106" }, "\(towns)")
+        #expect(towns.contains { $0["name"] as? String == "灵隐街道" && $0["towncode"] as? String == "330106003000" }, "\(towns)")
+
+        let town = try CLI.seed(["district", "330106003000", "--json"])
+        let top = try #require((try town.json()["districts"] as? [[String: Any]])?.first, "\(town)")
+        #expect(top["level"] as? String == "street")
+        #expect(top["adcode"] as? String == "330106")
+        #expect(top["towncode"] as? String == "330106003000")
+        // Towns directly under a city (东莞) carry the city's adcode.
+        let dongguan = try CLI.seed(["district", "441900", "--json"])
+        let dgTowns = try #require((try dongguan.json()["districts"] as? [[String: Any]])?.first?["districts"] as? [[String: Any]], "\(dongguan)")
+        #expect(!dgTowns.isEmpty && dgTowns.allSatisfy { $0["adcode"] as? String == "441900" && $0["level"] as? String == "street" })
+    }
+
+    /// Namesakes are told apart by where they are: 鼓楼 names districts in four cities and
+    /// towns in many districts.
+    @Test func districtNamesakesShowTheirParents() throws {
+        let r = try CLI.seed(["district", "鼓楼", "--subdistrict", "0"])
+        #expect(r.status == 0, "\(r)")
+        let heads = r.stdout.split(separator: "\n").filter { $0.hasPrefix("鼓楼") }
+        #expect(heads.count >= 10, "\(r)")
+        #expect(Set(heads).count == heads.count, "two namesakes print the same line: \(heads)")
+        #expect(r.stdout.contains("鼓楼区  320106  district  in 江苏省南京市"), "\(r)")
+        #expect(r.stdout.contains("鼓楼区  350102  district  in 福建省福州市"), "\(r)")
+        #expect(r.stdout.contains("鼓楼街道  110118001000  town  in 北京市密云区"), "\(r)")
+        let province = try CLI.seed(["district", "浙江省", "--subdistrict", "0"])
+        #expect(province.stdout.hasPrefix("浙江省  330000  province\n"), "a province has no parents: \(province)")
+    }
+
+    @Test(arguments: [[], ["100000"], ["中国"]])
+    func districtCountry(arguments: [String]) throws {
+        let r = try CLI.seed(["district"] + arguments + ["--json"])
+        #expect(r.status == 0, "\(r)")
+        let json = try r.json()
+        #expect(json["count"] as? String == "1", "\(r)")
+        let country = try #require((json["districts"] as? [[String: Any]])?.first, "\(r)")
+        #expect(country["adcode"] as? String == "100000")
+        #expect(country["level"] as? String == "country")
+        let provinces = try #require(country["districts"] as? [[String: Any]])
+        #expect(provinces.count == 34, "\(provinces.count) provinces")
+        let text = try CLI.seed(["district"] + arguments)
+        #expect(text.status == 0, "\(text)")
+        #expect(text.stdout.hasPrefix("中华人民共和国  100000  country\n"), "\(text)")
+        #expect(text.stdout.contains("  浙江省  330000  province"), "\(text)")
     }
 
     @Test func districtUnknownName() throws {
@@ -689,6 +842,19 @@ enum CLI {
         #expect(info["poi_count"] as? Int == 1)
     }
 
+    @Test func importRejectsIntoAMissingFolder() throws {
+        let fixture = Fixture()
+        let regions = fixture.write("regions.csv", Self.regions)
+        let bad = fixture.write("pois-bad.csv", Self.badPOIs)
+        let rejects = fixture.directory.appendingPathComponent("no-such-folder/rejects.csv").path
+        let r = try CLI.run(["import", "--db", fixture.database, "--skip-invalid", "--rejects", rejects, regions, bad])
+        #expect(r.status != 0, "\(r)")
+        #expect(r.stdout.isEmpty, "\(r)")
+        #expect(r.stderr.contains("cannot create the rejects file at \(rejects)"), "\(r)")
+        #expect(r.stderr.contains("does not exist"), "the message says why: \(r)")
+        #expect(!r.stderr.contains("cannot read"), "\(r)")
+    }
+
     @Test func importGBKNeedsEncoding() throws {
         let fixture = Fixture()
         // 北京市 in GBK bytes, as a Chinese spreadsheet saves it.
@@ -711,7 +877,6 @@ enum CLI {
 
     @Test(arguments: [
         (["nearby", "--location", "120.1551,30.2741", "--radius", "60000"], "--radius"),
-        (["nearby", "--location", "120.1551,30.2741", "--radius", "60000", "--json"], "--radius"),
         (["nearby", "--location", "120.1551,30.2741", "--limit", "0"], "--limit"),
         (["nearby", "--location", "120.1551,30.2741", "--page", "0"], "--page"),
         (["nearby"], "--location"),
@@ -736,6 +901,42 @@ enum CLI {
         #expect(r.stderr.contains("Error:"), "\(r)")
         #expect(r.stderr.contains(mention), "the message should name \(mention): \(r)")
         #expect(r.stderr.contains("Usage: gazetteer") || r.stderr.contains("Help:"), "\(r)")
+    }
+
+    /// In --json mode the query verbs answer their own argument errors as AMap failures on
+    /// stdout, with exit status 1, as they do every other failure.
+    @Test(arguments: [
+        (["reverse", "--location", "120,30", "--radius", "99999", "--json"], "--radius"),
+        (["reverse", "--json"], "--location"),
+        (["reverse", "--location", "116.397477,39.908692", "--limit", "101", "--json"], "--limit"),
+        (["reverse", "--location", "116.397477,39.908692", "--coordsys", "wgs", "--json"], "--coordsys"),
+        (["nearby", "--radius", "60000", "--json"], "--location"),
+        (["nearby", "--location", "120.1551,30.2741", "--radius", "60000", "--json"], "--radius"),
+        (["nearby", "--location", "120.1551,30.2741", "--page", "0", "--json"], "--page"),
+        (["search", "x", "--limit", "0", "--json"], "--limit"),
+        (["search", "x", "--citylimit", "--json"], "--city"),
+        (["search", "--json"], "<text>"),
+        (["geocode", "--json"], "<address>"),
+        (["district", "杭州市", "--subdistrict", "4", "--json"], "--subdistrict"),
+        (["district", "杭州市", "--json", "--db", ""], "--db"),
+        (["reverse", "--location", "120,30", "--json", "--db"], "--db"),
+    ])
+    func argumentErrorsInJSONMode(arguments: [String], mention: String) throws {
+        let r = arguments.contains("--db") ? try CLI.run(arguments) : try CLI.seed(arguments)
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.isEmpty, "\(r)")
+        let json = try r.json()
+        #expect(json["status"] as? String == "0", "\(r)")
+        #expect(json["infocode"] as? String == "20000", "\(r)")
+        let info = try #require(json["info"] as? String, "\(r)")
+        #expect(info.contains(mention), "the reason should name \(mention): \(r)")
+        #expect(!info.hasPrefix("Error:"), "\(r)")
+    }
+
+    @Test func helpWithJSONIsStillHelp() throws {
+        let r = try CLI.run(["reverse", "--json", "--help"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("USAGE: gazetteer reverse"), "\(r)")
     }
 
     // MARK: - the default database
