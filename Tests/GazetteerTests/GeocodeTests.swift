@@ -74,6 +74,11 @@ import Testing
         #expect(g.town?.code == "330106003000" && g.unmatched == "法云弄16号")
     }
 
+    @Test func aCityIsNotOverriddenByAStreetName() throws {
+        let g = try #require(try repo.geocode("中山路", city: "杭州"))
+        #expect(g.city?.code == "330100" && g.unmatched == "中山路")
+    }
+
     @Test func cityResolvesAmbiguity() throws {
         #expect(try repo.geocode("西湖区", city: "南昌")?.district?.code == "360103")
         #expect(try repo.geocode("西湖区", city: "330100")?.district?.code == "330106")

@@ -3,6 +3,7 @@
 public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Problem: Sendable, Equatable {
         case cannotRead(String)
+        case cannotWrite(String)
         case notUTF8(field: Int)
         case badEncoding(String, offset: Int)
         case unterminatedQuote
@@ -52,6 +53,8 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         switch problem {
         case .cannotRead(let why):
             return "cannot read the file: \(why)"
+        case .cannotWrite(let why):
+            return "cannot write the file: \(why)"
         case .notUTF8(let field):
             return "field \(field) is not valid UTF-8. If the file was saved as GBK/GB18030 "
                 + "(usual for Chinese spreadsheets), import it with --encoding gbk, or save it as UTF-8"

@@ -12,7 +12,7 @@ final class RejectWriter {
         guard FileManager.default.createFile(atPath: path, contents: nil),
               let handle = FileHandle(forWritingAtPath: path)
         else {
-            throw ImportError(file: path, line: nil, column: nil, problem: .cannotRead("cannot create the rejects file"))
+            throw ImportError(file: path, line: nil, column: nil, problem: .cannotWrite("cannot create the rejects file (does its folder exist, and may it be written?)"))
         }
         self.handle = handle
         buffer = "file,line,column,reason,fields\n"

@@ -184,7 +184,8 @@ extension Repository {
                 // The city only resolves what the text leaves open: an address that names
                 // another place outright (浙江省杭州市… with --city 北京) is read as written.
                 let unscoped = try parser.parse(text, scope: nil)
-                if unscoped.consumed > path.consumed { path = unscoped }
+                let namesPlace = unscoped.chain.first.map { $0.level <= .city } ?? false
+                if namesPlace && unscoped.consumed > path.consumed { path = unscoped }
             }
             // The levels above the deepest match come from the tree.
             var chain = try path.chain.last.map { try regions.lineage($0, db) } ?? []

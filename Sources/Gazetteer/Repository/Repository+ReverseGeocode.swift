@@ -45,9 +45,27 @@ extension Repository {
                 pois = try withRegions(try finder.load(hits.map(\.rowid), system: system), hits, db: db, system: system)
             }
             var formatted = address.formatted
-            if !formatted.isEmpty, let nearest = pois.first { formatted += nearest.poi.name }
+            if !formatted.isEmpty, let landmark = try landmark(near: p, among: pois, db: db) { formatted += landmark }
             return ReverseGeocode(location: location, address: address, formattedAddress: formatted, pois: pois)
         }
+    }
+
+    /// How far the POI named at the end of a formatted address may be.
+    static let landmarkReach = 100.0
+
+    /// The name a formatted address ends with, as AMap's does: the nearest POI within 100 m
+    /// that people would use as a landmark (not a toilet, parking lot, bike stand or ATM),
+    /// whatever radius the caller asked POIs for.
+    func landmark(near p: Coordinate, among pois: [POIDistance], db: Connection) throws -> String? {
+        func usable(_ typecode: String?) -> Bool {
+            guard let t = typecode else { return true }
+            return !(t.hasPrefix("2003") || t == "150000" || t.hasPrefix("1509") || t == "160300")
+        }
+        if let hit = pois.first(where: { $0.distance <= Self.landmarkReach && usable($0.poi.typecode) }) { return hit.poi.name }
+        if let last = pois.last, last.distance >= Self.landmarkReach { return nil } // the list already covers the reach
+        let finder = POIFinder(db: db)
+        let near = try finder.nearest(p, radius: Self.landmarkReach, offset: 0, limit: 10)
+        return try finder.load(near.map(\.rowid), system: .gcj02).first { usable($0.typecode) }?.name
     }
 
     static func describeInvalid(_ c: Coordinate) -> String {
