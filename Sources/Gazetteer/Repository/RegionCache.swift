@@ -26,6 +26,35 @@ final class RegionCache: Sendable {
     private let entries = Mutex<[Int64: Entry]>([:])
     private let shapes = Mutex<[Int64: MultiPolygon]>([:])
     private let towns = Mutex<[Int64: [TownCentre]]>([:])
+    private let grid = Mutex<RegionGrid?>(nil)
+    /// The database's `data_generation` (raised by every import) the cached data came from.
+    private let stamp = Mutex<String?>(nil)
+
+    /// Forgets everything cached when the database changed since it was cached: another
+    /// process or connection may have imported in the meantime. Called at the start of
+    /// every query, inside its read transaction.
+    func validate(_ db: Connection) throws {
+        let current: String
+        if case .text(let t) = try db.scalar("SELECT value FROM meta WHERE key = 'data_generation'") { current = t } else { current = "" }
+        let changed = stamp.withLock { old -> Bool in
+            defer { old = current }
+            return old != nil && old != current
+        }
+        if changed {
+            entries.withLock { $0.removeAll() }
+            shapes.withLock { $0.removeAll() }
+            towns.withLock { $0.removeAll() }
+            grid.withLock { $0 = nil }
+        }
+    }
+
+    /// The regions whose bounding box meets `b`, deepest level first.
+    func candidates(_ b: BoundingBox, _ db: Connection) throws -> [(code: Int64, level: Int)] {
+        if let g = grid.withLock({ $0 }) { return g.candidates(b) }
+        let loaded = try RegionGrid(loading: db)
+        grid.withLock { $0 = loaded }
+        return loaded.candidates(b)
+    }
 
     static let selectColumns = """
         code, parent, level, name, short_name, pinyin, citycode, lng, lat, center_approx,

@@ -31,6 +31,7 @@ public final class Repository: Sendable {
             return try pool.withConnection { db in
                 try db.prepare("BEGIN").run()
                 defer { try? db.prepare("COMMIT").run() }
+                try regions.validate(db)
                 return try body(db)
             }
         } catch let error as GazetteerError {

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Finds the regions a point lies in: the R*Tree gives the regions whose bounding box holds
-/// the point, an exact point-in-polygon test picks the deepest one, and the parent links give
-/// the rest, so province, city and district can never disagree with each other.
+/// Finds the regions a point lies in: the region R*Tree's boxes (held in memory as a
+/// `RegionGrid`) give the regions whose bounding box holds the point, an exact
+/// point-in-polygon test picks the deepest one, and the parent links give the rest, so
+/// province, city and district can never disagree with each other.
 struct ReverseGeocoder {
     let cache: RegionCache
     let db: Connection
@@ -14,11 +15,7 @@ struct ReverseGeocoder {
 
     /// The regions whose bounding box meets `b`, deepest level first.
     private func candidates(_ b: BoundingBox) throws -> [(code: Int64, level: Int)] {
-        try db.prepare("""
-            SELECT id, level FROM region_rtree WHERE min_lng <= ?2 AND max_lng >= ?1 AND min_lat <= ?4 AND max_lat >= ?3
-            """).rows([.real(b.minLongitude), .real(b.maxLongitude), .real(b.minLatitude), .real(b.maxLatitude)]) {
-            (code: $0.int64(0), level: $0.int(1))
-        }.sorted { ($0.level, $0.code) > ($1.level, $1.code) }
+        try cache.candidates(b, db)
     }
 
     /// Farthest a town centre may be from a point and still name its town. Towns (乡镇街道) are a
