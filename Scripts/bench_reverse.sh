@@ -26,7 +26,8 @@ fi
 BIN="$ROOT/.build/release/gazetteer"
 BENCH="$ROOT/.build/release/gazetteer-bench"
 DB="$OUT/reverse-seed.sqlite"
-if [ ! -f "$DB" ] || [ "$ROOT/seed/VERSION" -nt "$DB" ]; then
+# Rebuild when missing, older than the seed, or of another schema version.
+if [ ! -f "$DB" ] || [ "$ROOT/seed/VERSION" -nt "$DB" ] || ! "$BIN" info --db "$DB" >/dev/null 2>&1; then
     rm -f "$DB"*
     "$BIN" import --db "$DB" --dataset-version bench "$ROOT/seed" >>"$LOG" 2>&1 || die "seed import failed; see $LOG"
 fi
