@@ -144,7 +144,7 @@ extension Repository {
         var values: [SQLiteValue] = prefixes.map { .text($0) }
         if let region {
             let (lo, hi) = KeywordSearcher.adcodeRange(region)
-            sql += " AND adcode BETWEEN ? AND ?"
+            sql += " AND +adcode BETWEEN ? AND ?" // `+`: look names up by name, never scan a region by adcode
             values += [.integer(lo), .integer(hi)]
         }
         sql += " ORDER BY length(name) DESC, rowid LIMIT 1"
@@ -156,7 +156,7 @@ extension Repository {
         var values2: [SQLiteValue] = [.text(rest), .text(KeywordSearcher.upperBound(rest))]
         if let region {
             let (lo, hi) = KeywordSearcher.adcodeRange(region)
-            sql2 += " AND adcode BETWEEN ? AND ?"
+            sql2 += " AND +adcode BETWEEN ? AND ?"
             values2 += [.integer(lo), .integer(hi)]
         }
         // A branch of the same name (南京大学(鼓楼校区)) before a different one (南京大学金陵学院).

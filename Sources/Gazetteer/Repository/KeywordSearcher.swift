@@ -83,7 +83,7 @@ struct KeywordSearcher {
                 let (lo, hi) = Self.adcodeRange(scope.region)
                 rows = try db.prepare("""
                     SELECT f.rowid FROM poi_fts f JOIN poi p ON p.rowid = f.rowid
-                    WHERE poi_fts MATCH ?1 AND p.adcode BETWEEN ?2 AND ?3 LIMIT ?4
+                    WHERE poi_fts MATCH ?1 AND +p.adcode BETWEEN ?2 AND ?3 LIMIT ?4
                     """).rows([.text(match), .integer(lo), .integer(hi), .integer(Int64(Self.cap))]) { $0.int64(0) }
             } else {
                 rows = try db.prepare("SELECT rowid FROM poi_fts WHERE poi_fts MATCH ? LIMIT ?")
