@@ -68,34 +68,51 @@ struct KeywordSearcher {
         }
     }
 
-    func poiCandidates(_ q: String, scope: Scope?, category: CategoryFilter) throws -> [Candidate] {
+    /// POI rowids per match class (each POI in its best class), before any detail is read.
+    /// With a scope, every class is limited to it in SQL.
+    func poiClasses(_ q: String, scope: Scope?) throws -> [SearchHit.Match: [Int64]] {
         var best: [Int64: SearchHit.Match] = [:]
+        var order: [SearchHit.Match: [Int64]] = [:]
         func add(_ rowids: [Int64], _ m: SearchHit.Match) {
-            for r in rowids where best[r].map({ m < $0 }) ?? true { best[r] = m }
+            for r in rowids where best[r] == nil {
+                best[r] = m
+                order[m, default: []].append(r)
+            }
         }
-        add(try db.prepare("SELECT rowid FROM poi WHERE name = ? LIMIT ?").rows([.text(q), .integer(Int64(Self.cap))]) { $0.int64(0) }, .exact)
-        add(try db.prepare("SELECT rowid FROM poi WHERE name >= ? AND name < ? LIMIT ?")
-            .rows([.text(q), .text(Self.upperBound(q)), .integer(Int64(Self.cap))]) { $0.int64(0) }, .prefix)
+        var scopeSQL = ""
+        var scopeValues: [SQLiteValue] = []
+        if let scope {
+            let (lo, hi) = Self.adcodeRange(scope.region)
+            scopeSQL = " AND +adcode BETWEEN ? AND ?"
+            scopeValues = [.integer(lo), .integer(hi)]
+        }
+        let cap: SQLiteValue = .integer(Int64(Self.cap))
+        add(try db.prepare("SELECT rowid FROM poi WHERE name = ?\(scopeSQL) LIMIT ?")
+            .rows([.text(q)] + scopeValues + [cap]) { $0.int64(0) }, .exact)
+        add(try db.prepare("SELECT rowid FROM poi WHERE name >= ? AND name < ?\(scopeSQL) LIMIT ?")
+            .rows([.text(q), .text(Self.upperBound(q))] + scopeValues + [cap]) { $0.int64(0) }, .prefix)
         if let match = SearchTokens.nameQuery(q) {
             let rows: [Int64]
-            if let scope {
+            if scope != nil {
                 // Scoped: let SQLite skip out-of-scope matches instead of capping them away.
-                let (lo, hi) = Self.adcodeRange(scope.region)
                 rows = try db.prepare("""
                     SELECT f.rowid FROM poi_fts f JOIN poi p ON p.rowid = f.rowid
-                    WHERE poi_fts MATCH ?1 AND +p.adcode BETWEEN ?2 AND ?3 LIMIT ?4
-                    """).rows([.text(match), .integer(lo), .integer(hi), .integer(Int64(Self.cap))]) { $0.int64(0) }
+                    WHERE poi_fts MATCH ?\(scopeSQL.replacingOccurrences(of: "+adcode", with: "+p.adcode")) LIMIT ?
+                    """).rows([.text(match)] + scopeValues + [cap]) { $0.int64(0) }
             } else {
-                rows = try db.prepare("SELECT rowid FROM poi_fts WHERE poi_fts MATCH ? LIMIT ?")
-                    .rows([.text(match), .integer(Int64(Self.cap))]) { $0.int64(0) }
+                rows = try db.prepare("SELECT rowid FROM poi_fts WHERE poi_fts MATCH ? LIMIT ?").rows([.text(match), cap]) { $0.int64(0) }
             }
             add(rows, .substring)
         }
+        return order
+    }
+
+    /// The candidates of these rowids that pass the category filter, with what ranking needs.
+    func poiDetails(_ rowids: ArraySlice<Int64>, match: SearchHit.Match, category: CategoryFilter) throws -> [Candidate] {
         let detail = try db.prepare("SELECT lng, lat, adcode, typecode, length(name) FROM poi WHERE rowid = ?")
-        return try best.compactMap { rowid, match in
+        return try rowids.compactMap { rowid in
             try detail.first([.integer(rowid)]) { s -> Candidate? in
-                let typecode = s.optionalText(3).flatMap { Int64($0) }
-                guard category.matches(typecode) else { return nil }
+                guard category.matches(s.optionalText(3).flatMap { Int64($0) }) else { return nil }
                 return Candidate(isRegion: false, key: rowid, match: match, level: 4,
                                  location: Coordinate(longitude: s.double(0), latitude: s.double(1)),
                                  adcode: s.optionalInt64(2), nameLength: s.int(4))
@@ -147,23 +164,61 @@ extension Repository {
             let scope = try options.city.map { try KeywordSearcher.Scope(region: resolveRegion($0, db: db)) }
             let category = try CategoryFilter(options.types, db: db)
             let latin = q.allSatisfy { $0.isASCII && ($0.isLetter || $0 == " " || $0 == "'") }
-            var candidates: [KeywordSearcher.Candidate] = []
+            var regionHits: [KeywordSearcher.Candidate] = []
             if category.isEmpty {
-                candidates += try searcher.regionCandidates(q, pinyin: latin ? q : nil)
+                regionHits = try searcher.regionCandidates(q, pinyin: latin ? q : nil)
+                if options.cityLimit, let scope { regionHits.removeAll { !scope.contains($0.adcode) } }
             }
-            candidates += try searcher.poiCandidates(q, scope: options.cityLimit ? scope : nil, category: category)
-            if options.cityLimit, let scope {
-                candidates.removeAll { !scope.contains($0.adcode) }
-            }
+            let poiClasses = try searcher.poiClasses(q, scope: options.cityLimit ? scope : nil)
             func distance(_ c: KeywordSearcher.Candidate) -> Double {
                 guard let origin, let l = c.location else { return .infinity }
                 return origin.distance(to: l)
             }
-            let keyed = candidates.map { c in
-                (c, (c.match.rawValue, scope.map { $0.contains(c.adcode) ? 0 : 1 } ?? 0, c.level, distance(c), c.nameLength, c.key))
+            func key(_ c: KeywordSearcher.Candidate) -> (Int, Int, Double, Int, Int64) {
+                (scope.map { $0.contains(c.adcode) ? 0 : 1 } ?? 0, c.level, distance(c), c.nameLength, c.key)
             }
-            let sorted = keyed.sorted { $0.1 < $1.1 }.map(\.0)
-            let page = sorted.dropFirst((options.page - 1) * options.limit).prefix(options.limit)
+            // Classes come in order; only the ones that reach the page are read and ranked, so
+            // a common word costs a page's worth of look-ups, not every match's.
+            let start = (options.page - 1) * options.limit, end = start + options.limit
+            var total = 0
+            var ranked: [KeywordSearcher.Candidate] = []
+            var rankedFrom = 0  // absolute position of ranked[0]
+            for match in [SearchHit.Match.exact, .prefix, .substring] {
+                let regs = regionHits.filter { $0.match == match }
+                let rowids = poiClasses[match] ?? []
+                let reaches = total < end && (category.isEmpty ? total + regs.count + rowids.count > start : true)
+                if !reaches && category.isEmpty {
+                    if total + regs.count + rowids.count <= start { rankedFrom += regs.count + rowids.count }
+                    total += regs.count + rowids.count
+                    continue
+                }
+                // A class larger than this is ranked on its first rows (by rowid, or nearest to
+                // `location` below): enough for any page people page through.
+                var pois: [KeywordSearcher.Candidate]
+                if let origin, rowids.count > Self.rankedClassLimit {
+                    // Nearest first among the class's rows (at most `cap`): measured from the
+                    // stored coordinates, cheaper than growing R*Tree boxes around sparse matches.
+                    let at = try db.prepare("SELECT lng, lat FROM poi WHERE rowid = ?")
+                    let measured = try rowids.map { id in
+                        (id, try at.first([.integer(id)]) { origin.distance(to: Coordinate(longitude: $0.double(0), latitude: $0.double(1))) } ?? .infinity)
+                    }
+                    let ordered = measured.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0)
+                    pois = try searcher.poiDetails(ordered.prefix(Self.rankedClassLimit), match: match, category: category)
+                } else {
+                    pois = try searcher.poiDetails(rowids.prefix(Self.rankedClassLimit), match: match, category: category)
+                }
+                let classSize = category.isEmpty ? regs.count + rowids.count : regs.count + pois.count
+                if total >= end || total + classSize <= start {
+                    if total + classSize <= start { rankedFrom += classSize }
+                    total += classSize
+                    continue
+                }
+                let sortedClass = (regs + pois).map { ($0, key($0)) }.sorted { $0.1 < $1.1 }.map(\.0)
+                ranked += sortedClass
+                // Unranked remainder of a capped class still counts, after the ranked rows.
+                total += classSize
+            }
+            let page = ranked.dropFirst(max(0, start - rankedFrom)).prefix(options.limit)
             let finder = POIFinder(db: db)
             let hits = try page.map { c -> SearchHit in
                 let d = distance(c)
@@ -179,7 +234,7 @@ extension Repository {
                 return SearchHit(kind: .poi(poi), match: c.match, distance: d.isFinite ? d : nil,
                                  province: chain[.province], city: chain[.city], district: chain[.district])
             }
-            return SearchResult(hits: hits, count: sorted.count)
+            return SearchResult(hits: hits, count: total)
         }
     }
 
@@ -193,6 +248,9 @@ extension Repository {
         }
         return out
     }
+
+    /// Most POIs of one match class read and ranked for a page.
+    static let rankedClassLimit = 300
 
     /// The region with this adcode and those above it, by level.
     func regionsOf(adcode: Int64?, db: Connection, system: CoordinateSystem) throws -> [RegionLevel: Region] {
