@@ -39,7 +39,9 @@ let package = Package(
         ),
         .testTarget(
             name: "GazetteerTests",
-            dependencies: ["Gazetteer"]
+            dependencies: ["Gazetteer"],
+            // Fixture data read through #filePath, not bundled resources.
+            exclude: ["Fixtures"]
         ),
     ]
 )

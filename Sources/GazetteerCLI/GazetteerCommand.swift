@@ -19,7 +19,7 @@ struct GazetteerCommand: ParsableCommand {
             is {"status":"0","info":REASON,…} on stdout with exit status 1.
             """,
         version: GazetteerVersion.release,
-        subcommands: [Reverse.self, Nearby.self, Search.self, GeocodeCommand.self, District.self, Info.self, Import.self]
+        subcommands: [Reverse.self, Nearby.self, Search.self, GeocodeCommand.self, District.self, Info.self, Import.self, Check.self]
     )
 
     /// The verbs whose --json answers are AMap shapes, and so whose failures are AMap failures.

@@ -6,6 +6,9 @@ public enum GazetteerError: Error, Sendable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     /// The file is not a SQLite database at all (random bytes, truncated, encrypted).
     case notADatabase(path: String)
+    /// A SQLite database whose content is damaged (cut off, overwritten): SQLite reported
+    /// corruption while reading it. `reason` says what was found.
+    case damaged(path: String, reason: String)
     /// A SQLite database, but not one made by gazetteer.
     case notAGazetteerDatabase(path: String)
     /// Made by gazetteer with another schema version.
@@ -24,8 +27,13 @@ public enum GazetteerError: Error, Sendable, CustomStringConvertible {
         case .cannotOpen(let path, let reason):
             return "cannot open database \(path): \(reason)"
         case .notADatabase(let path):
-            return "\(path) is not a SQLite database (it may be truncated or damaged). "
-                + "Delete it and rebuild it with `gazetteer import`, or name another file with --db."
+            // Never "delete it": the user may have named the wrong file.
+            return "\(path) is not a SQLite database. Check that --db names the right file; "
+                + "if this is the gazetteer database, it is damaged: rebuild it with `gazetteer import` into a new file."
+        case .damaged(let path, let reason):
+            return "\(path) is a damaged SQLite database: \(reason). Check that --db names the right file; "
+                + "if this is the gazetteer database, rebuild it with `gazetteer import` into a new file "
+                + "(`gazetteer check --db \(path)` lists what is wrong)."
         case .notAGazetteerDatabase(let path):
             return "\(path) is a SQLite database but not a gazetteer database (it has no gazetteer schema). "
                 + "Name a gazetteer database with --db, or a new file to create one."
@@ -33,10 +41,10 @@ public enum GazetteerError: Error, Sendable, CustomStringConvertible {
             let what = found < expected ? "an older" : "a newer"
             return "\(path) was made by \(what) gazetteer (schema version \(found); this one reads version \(expected)). "
                 + (found < expected
-                    ? "Rebuild it: delete it and run `gazetteer import --db \(path) <your CSV files>` (the default database is rebuilt from the seed automatically)."
+                    ? "Rebuild it with `gazetteer import` into a new file (the default database is rebuilt from the seed automatically)."
                     : "Use a newer gazetteer to read it, or rebuild it with this one.")
         case .readOnly(let path, let reason):
-            return "cannot write to \(path): \(reason)"
+            return "cannot write to \(path): \(reason)."
         case .invalidArgument(let name, let reason):
             return "invalid \(name): \(reason)"
         case .database(let error):

@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// One SQLite connection. Not thread-safe by design (opened with SQLITE_OPEN_NOMUTEX): the
 /// repository hands each connection to one task at a time, which is cheaper than SQLite's
@@ -14,6 +15,9 @@ final class Connection: @unchecked Sendable {
 
     let path: String
     let mode: Mode
+    /// True when the file was opened with `immutable=1` because it sits where nothing can
+    /// write (see `openImmutableIfUnwritable`): no locks, no -wal/-shm files.
+    private(set) var isImmutable = false
     private(set) var handle: OpaquePointer?
     private var cache: [String: Statement] = [:]
     private var transactionDepth = 0
@@ -34,24 +38,91 @@ final class Connection: @unchecked Sendable {
         try Connection.checkFeatures()
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         flags |= (mode == .readOnly) ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
-        handle = db
-        guard rc == SQLITE_OK else {
-            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
-            sqlite3_close_v2(db)
-            handle = nil
-            throw SQLiteError(code: rc, message: "cannot open \(path): \(message)")
+        handle = try Connection.open(path, flags: flags, path: path)
+        if mode == .readOnly {
+            try openImmutableIfUnwritable()
+        } else if sqlite3_db_readonly(handle, "main") == 1 {
+            // SQLite quietly falls back to read-only when it cannot open the file for
+            // writing; say so now rather than at the first write, deep in an import.
+            throw SQLiteError(code: SQLITE_READONLY, message: FileDiagnosis.whyNotWritable(path) ?? "SQLite could open it only read-only")
         }
-        sqlite3_extended_result_codes(db, 1)
-        sqlite3_busy_timeout(db, Connection.busyTimeoutMilliseconds)
+        try configure()
+    }
+
+    /// Applies the per-connection settings.
+    private func configure() throws(SQLiteError) {
         try execute("PRAGMA foreign_keys = ON")
         // Reads map the file instead of copying pages through read(2).
         try execute("PRAGMA mmap_size = 1073741824")
         if mode == .readWrite {
-            // WAL lets readers keep reading during an import.
-            try execute("PRAGMA journal_mode = WAL")
-            try execute("PRAGMA synchronous = NORMAL")
+            do {
+                // WAL lets readers keep reading during an import.
+                try execute("PRAGMA journal_mode = WAL")
+                try execute("PRAGMA synchronous = NORMAL")
+            } catch {
+                // WAL needs the -wal and -shm files beside the database: in a folder that
+                // cannot be written the file opens but this fails with "unable to open".
+                if let why = FileDiagnosis.whyNotWritable(path) { throw SQLiteError(code: SQLITE_READONLY, message: why, sql: error.sql) }
+                throw error
+            }
+        }
+    }
+
+    /// Opens one handle, closing it again on failure.
+    private static func open(_ uri: String, flags: Int32, path: String) throws(SQLiteError) -> OpaquePointer? {
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(uri, &db, flags, nil)
+        guard rc == SQLITE_OK else {
+            let code = db.map { sqlite3_extended_errcode($0) } ?? rc
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_close_v2(db)
+            throw SQLiteError(code: code, message: "cannot open \(path): \(message)")
+        }
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, Connection.busyTimeoutMilliseconds)
+        return db
+    }
+
+    /// `path` as a `file:` URI with query parameters; `%`, `?` and `#` are escaped so any
+    /// file name survives.
+    static func uri(_ path: String, _ parameters: String) -> String {
+        let escaped = path.replacingOccurrences(of: "%", with: "%25")
+            .replacingOccurrences(of: "?", with: "%3F").replacingOccurrences(of: "#", with: "%23")
+        return "file:" + escaped + "?" + parameters
+    }
+
+    /// A WAL database can only be read with its -shm file (and a -wal file), which SQLite
+    /// creates on first read. On a read-only file system, or in a folder this process may
+    /// not write, it cannot: the first read fails with SQLITE_CANTOPEN (or a
+    /// SQLITE_READONLY code). The file is then reopened with `immutable=1`, which reads it
+    /// without locks or side files. That is safe here because the same condition that made
+    /// the open fail keeps writers out: nobody can be writing a file on a read-only medium,
+    /// and a writer in a folder we cannot write would have left a -wal file, whose presence
+    /// with content stops the fallback (the main file alone would then be out of date).
+    private func openImmutableIfUnwritable() throws(SQLiteError) {
+        do {
+            try execute("SELECT count(*) FROM sqlite_schema")
+            return
+        } catch {
+            let primary = error.code.primary
+            guard primary == .cannotOpen || primary == .readOnly || primary == .ioError,
+                  let why = FileDiagnosis.whyNotWritable(path)
+            else { throw error }
+            let wal = FileDiagnosis.size(path + "-wal") ?? 0
+            if wal > 0 {
+                throw SQLiteError(
+                    code: SQLITE_CANTOPEN,
+                    message: "its write-ahead log \(path)-wal holds changes not yet in the database file, which SQLite "
+                        + "cannot read without writing beside it, and here it cannot write "
+                        + "(\(why.components(separatedBy: ". ").first ?? why)). Open it once where it can be written "
+                        + "(e.g. copy \(path) and \(path)-wal to a writable folder) to fold the log in.")
+            }
+            sqlite3_close_v2(handle)
+            handle = nil
+            handle = try Connection.open(
+                Connection.uri(path, "immutable=1"), flags: SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI | SQLITE_OPEN_READONLY, path: path)
+            isImmutable = true
+            try execute("SELECT count(*) FROM sqlite_schema")
         }
     }
 
