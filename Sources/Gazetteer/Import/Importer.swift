@@ -425,14 +425,12 @@ private final class ImportRun {
         try failIfErrors()
     }
 
-    /// Rebuilds the POI R*Tree from the poi table, packed, in one pass.
+    /// Rebuilds the POI R*Tree from the poi table, packed, in one streaming pass.
     private func rebuildPOITree() throws {
-        let points = try db.prepare("SELECT rowid, lng, lat, typecode FROM poi").rows { s in
-            let lng = s.double(1), lat = s.double(2)
-            let typecode: SQLiteValue = s.optionalText(3).flatMap { Int64($0) }.map { .integer($0) } ?? .null
-            return RTreeBulkLoader.Point(id: s.int64(0), x: lng, y: lat, aux: (.real(lng), .real(lat), typecode))
-        }
-        try RTreeBulkLoader(db: db, table: "poi_rtree", auxiliaryCount: 3).load(points)
+        guard case .integer(let count) = try db.scalar("SELECT count(*) FROM poi") else { return }
+        try RTreeBulkLoader(db: db, table: "poi_rtree").load(
+            select: "SELECT rowid, lng, lat, lng, lat, CAST(typecode AS INTEGER) FROM poi",
+            count: Int(count), auxiliaryCount: 3)
     }
 
     private func poiTokens(name: SQLiteValue, address: SQLiteValue) -> [SQLiteValue] {
