@@ -105,7 +105,10 @@ struct Reverse: ParsableCommand {
             if lines.isEmpty { break }
             nonisolated(unsafe) let results = UnsafeMutableBufferPointer<String>.allocate(capacity: lines.count)
             results.initialize(repeating: "")
-            defer { results.deallocate() }
+            defer {
+                _ = results.deinitialize()
+                results.deallocate()
+            }
             let first = lineNumber + 1
             let slices = max(1, min(cores * 4, lines.count))
             DispatchQueue.concurrentPerform(iterations: slices) { slice in
