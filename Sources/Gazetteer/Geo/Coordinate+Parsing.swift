@@ -20,6 +20,15 @@ extension Coordinate {
         var t = s
         while let f = t.first, f == " " || f == "\t" { t = t.dropFirst() }
         while let l = t.last, l == " " || l == "\t" { t = t.dropLast() }
-        return Double(t)
+        return plainDecimal(t)
+    }
+
+    /// A number written as decimal digits with an optional sign, point and exponent: `Double`'s
+    /// own parser also takes hexadecimal (`0x1p7` is 128), `nan`, `inf`, and stops at a NUL
+    /// byte (`30\0junk` is 30), none of which is a coordinate someone meant.
+    static func plainDecimal<S: StringProtocol>(_ text: S) -> Double? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2B || $0 == 0x2D || $0 == 0x65 || $0 == 0x45 })
+        else { return nil }
+        return Double(text)
     }
 }

@@ -19,5 +19,13 @@ struct BoundaryRecord {
         } catch {
             throw row.error("geometry", .invalidGeometry(error.description))
         }
+        // A converted boundary must stay in range, as points must (see `Row.converted`).
+        for polygon in geometry.polygons {
+            for ring in polygon.rings {
+                for c in ring where !c.isValid {
+                    throw row.error("geometry", .outOfRange(value: "\(c.longitude),\(c.latitude)", range: "longitude -180 to 180 and latitude -90 to 90 once converted from \(coordinateSystem.rawValue) to GCJ-02"))
+                }
+            }
+        }
     }
 }

@@ -96,10 +96,20 @@ final class CSVTable {
 
         func double(_ column: String) throws(ImportError) -> Double? {
             guard let v = self[column] else { return nil }
-            guard let d = Double(v), d.isFinite else {
+            guard let d = Coordinate.plainDecimal(v), d.isFinite else {
                 throw error(column, .malformed(value: v, expected: "a decimal number"))
             }
             return d
+        }
+
+        /// `c` converted from `system` to GCJ-02, which must still be a valid coordinate: BD-09's
+        /// formula applies everywhere and moves points at the edge of the range past it.
+        func converted(_ c: Coordinate, from system: CoordinateSystem, column: String = "lng") throws(ImportError) -> Coordinate {
+            let g = c.converted(from: system, to: .gcj02)
+            guard g.isValid else {
+                throw error(column, .outOfRange(value: "\(c.longitude),\(c.latitude)", range: "longitude -180 to 180 and latitude -90 to 90 once converted from \(system.rawValue) to GCJ-02"))
+            }
+            return g
         }
 
         /// A longitude/latitude pair from two columns: both or neither, in range, not swapped.

@@ -21,7 +21,7 @@ struct POIRecord: Equatable {
         }
         address = row["address"]
         phone = row["phone"]
-        location = try row.coordinate(required: true)!.converted(from: coordinateSystem, to: .gcj02)
+        location = try row.converted(row.coordinate(required: true)!, from: coordinateSystem)
         adcode = try row.code("adcode", digits: [6])
         towncode = try row.code("towncode", digits: [9, 12]).map { row["towncode"]!.utf8.count == 9 ? $0 * 1000 : $0 }
     }

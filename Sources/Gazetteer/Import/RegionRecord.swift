@@ -41,7 +41,7 @@ struct RegionRecord: Equatable {
         if let c = citycode, !c.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) || c.utf8.count > 6 {
             throw row.error("citycode", .malformed(value: c, expected: "a telephone area code such as 0571"))
         }
-        center = try row.coordinate(required: false).map { $0.converted(from: coordinateSystem, to: .gcj02) }
+        center = try row.coordinate(required: false).map { c throws(ImportError) in try row.converted(c, from: coordinateSystem) }
         switch row["center_approx"] {
         case nil, "0": centerApproximate = false
         case "1": centerApproximate = true
@@ -55,8 +55,8 @@ struct RegionRecord: Equatable {
             guard lo.longitude <= hi.longitude, lo.latitude <= hi.latitude else {
                 throw row.error("min_lng", .malformed(value: "\(lo.longitude),\(lo.latitude)", expected: "at or below max_lng,max_lat"))
             }
-            let a = lo.converted(from: coordinateSystem, to: .gcj02)
-            let b = hi.converted(from: coordinateSystem, to: .gcj02)
+            let a = try row.converted(lo, from: coordinateSystem, column: "min_lng")
+            let b = try row.converted(hi, from: coordinateSystem, column: "max_lng")
             boundingBox = BoundingBox(minLongitude: a.longitude, minLatitude: a.latitude, maxLongitude: b.longitude, maxLatitude: b.latitude)
         default:
             throw row.error(lower == nil ? "min_lng" : "max_lng", .missingValue)

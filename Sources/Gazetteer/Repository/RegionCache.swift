@@ -23,36 +23,71 @@ final class RegionCache: Sendable {
         var center: Coordinate
     }
 
-    private let entries = Mutex<[Int64: Entry]>([:])
-    private let shapes = Mutex<[Int64: MultiPolygon]>([:])
-    private let towns = Mutex<[Int64: [TownCentre]]>([:])
-    private let grid = Mutex<RegionGrid?>(nil)
-    /// The database's `data_generation` (raised by every import) the cached data came from.
-    private let stamp = Mutex<String?>(nil)
+    /// Everything cached, with the data generation it was read from, behind one lock so a
+    /// query never mixes generations (see `validate`).
+    private struct State {
+        /// The newest `data_generation` a query has seen: the one the cached data comes from.
+        var generation: Int64?
+        /// The generation each connection's current read transaction sees.
+        var snapshots: [ObjectIdentifier: Int64] = [:]
+        var entries: [Int64: Entry] = [:]
+        var shapes: [Int64: MultiPolygon] = [:]
+        var towns: [Int64: [TownCentre]] = [:]
+        var grid: RegionGrid?
 
-    /// Forgets everything cached when the database changed since it was cached: another
-    /// process or connection may have imported in the meantime. Called at the start of
-    /// every query, inside its read transaction.
+        /// Whether a query on this connection may read and fill the cache: only when its
+        /// snapshot is of the cached generation. (A connection that never validated, such as
+        /// the importer's, owns its cache and always may.)
+        func serves(_ db: Connection) -> Bool {
+            guard let seen = snapshots[ObjectIdentifier(db)] else { return true }
+            return seen == generation
+        }
+    }
+
+    private let state = Mutex(State())
+
+    /// Notes which data generation `db`'s read transaction sees, and forgets everything cached
+    /// when that generation is newer than the cache's: another process or connection imported
+    /// in the meantime. Called at the start of every query, inside its read transaction.
+    ///
+    /// A query that began before an import committed still sees the older data; it neither
+    /// reads the cache (which may by then hold newer regions) nor fills it (which would hand
+    /// its old regions to the queries after the import): it reads the database directly.
     func validate(_ db: Connection) throws {
-        let current: String
-        if case .text(let t) = try db.scalar("SELECT value FROM meta WHERE key = 'data_generation'") { current = t } else { current = "" }
-        let changed = stamp.withLock { old -> Bool in
-            defer { old = current }
-            return old != nil && old != current
+        let current: Int64
+        switch try db.scalar("SELECT value FROM meta WHERE key = 'data_generation'") {
+        case .text(let t): current = Int64(t) ?? 0
+        case .integer(let n): current = n
+        default: current = 0
         }
-        if changed {
-            entries.withLock { $0.removeAll() }
-            shapes.withLock { $0.removeAll() }
-            towns.withLock { $0.removeAll() }
-            grid.withLock { $0 = nil }
+        state.withLock { s in
+            s.snapshots[ObjectIdentifier(db)] = current
+            guard s.generation.map({ current > $0 }) ?? true else { return }
+            if s.generation != nil {
+                s.entries.removeAll()
+                s.shapes.removeAll()
+                s.towns.removeAll()
+                s.grid = nil
+            }
+            s.generation = current
         }
+    }
+
+    /// The cached value `get` finds, if `db` may use the cache.
+    private func cached<T>(_ db: Connection, _ get: (State) -> T?) -> T? {
+        state.withLock { s in s.serves(db) ? get(s) : nil }
+    }
+
+    /// Keeps a value read through `db`, if `db` may fill the cache.
+    private func keep(_ db: Connection, _ put: (inout State) -> Void) {
+        state.withLock { s in if s.serves(db) { put(&s) } }
     }
 
     /// The regions whose bounding box meets `b`, deepest level first.
     func candidates(_ b: BoundingBox, _ db: Connection) throws -> [(code: Int64, level: Int)] {
-        if let g = grid.withLock({ $0 }) { return g.candidates(b) }
+        if let g = cached(db, { $0.grid }) { return g.candidates(b) }
         let loaded = try RegionGrid(loading: db)
-        grid.withLock { $0 = loaded }
+        keep(db) { $0.grid = loaded }
         return loaded.candidates(b)
     }
 
@@ -78,20 +113,20 @@ final class RegionCache: Sendable {
     }
 
     func entry(_ code: Int64, _ db: Connection) throws -> Entry? {
-        if let e = entries.withLock({ $0[code] }) { return e }
+        if let e = cached(db, { $0.entries[code] }) { return e }
         guard let e = try db.prepare("SELECT \(Self.selectColumns) FROM region WHERE code = ?")
             .first([.integer(code)], { Self.entry(from: $0) })
         else { return nil }
-        entries.withLock { $0[code] = e }
+        keep(db) { $0.entries[code] = e }
         return e
     }
 
     func shape(_ code: Int64, _ db: Connection) throws -> MultiPolygon? {
-        if let s = shapes.withLock({ $0[code] }) { return s }
+        if let s = cached(db, { $0.shapes[code] }) { return s }
         guard let blob = try db.prepare("SELECT boundary FROM region WHERE code = ?").first([.integer(code)], { $0.optionalBlob(0) }) ?? nil
         else { return nil }
         let shape = try MultiPolygon(encoded: blob)
-        shapes.withLock { $0[code] = shape }
+        keep(db) { $0.shapes[code] = shape }
         return shape
     }
 
@@ -108,10 +143,10 @@ final class RegionCache: Sendable {
 
     /// Towns under `parent` that have a centre.
     func townCentres(under parent: Int64, _ db: Connection) throws -> [TownCentre] {
-        if let t = towns.withLock({ $0[parent] }) { return t }
+        if let t = cached(db, { $0.towns[parent] }) { return t }
         let list = try db.prepare("SELECT code, lng, lat FROM region WHERE parent = ? AND level = 3 AND lng IS NOT NULL")
             .rows([.integer(parent)]) { TownCentre(code: $0.int64(0), center: Coordinate(longitude: $0.double(1), latitude: $0.double(2))) }
-        towns.withLock { $0[parent] = list }
+        keep(db) { $0.towns[parent] = list }
         return list
     }
 
