@@ -37,8 +37,28 @@ struct GazetteerCommand: ParsableCommand {
                 print(JSON.failure(message(for: error)).text)
                 exit(withError: ExitCode(1))
             }
+            let code = exitCode(for: error)
+            if code != .success, !(error is ExitCode) {
+                // Messages quote what the user typed: show control characters escaped, never
+                // let them act on the terminal.
+                FileHandle.standardError.write(Data((escapingControls(fullMessage(for: error)) + "\n").utf8))
+                Foundation.exit(code.rawValue)
+            }
             exit(withError: error)
         }
+    }
+
+    /// `text` with control characters other than newline and tab written as `\u{1B}`.
+    static func escapingControls(_ text: String) -> String {
+        var out = ""
+        for u in text.unicodeScalars {
+            if u.properties.generalCategory == .control && u != "\n" && u != "\t" {
+                out += "\\u{" + String(u.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(u)
+            }
+        }
+        return out
     }
 
     /// True when the arguments run a query verb with --json (before any `--`).

@@ -15,7 +15,7 @@ extension QueryOptions {
     /// becomes, in --json mode, AMap's failure object on stdout (as scripts expect), otherwise
     /// a message on stderr; both exit 1.
     func answer(_ body: () throws -> String) throws {
-        try failingAsJSON { print(try body()) }
+        try failingAsJSON { print(GazetteerCommand.escapingControls(try body())) }
     }
 
     /// Runs `body`; in --json mode an error it throws is printed as AMap's failure object on

@@ -119,15 +119,17 @@ private final class ImportRun {
             regionLevels = Dictionary(uniqueKeysWithValues: try db.prepare("SELECT code, level FROM region").rows {
                 ($0.int64(0), RegionLevel(rawValue: $0.int(1)) ?? .town)
             })
-            // FTS5 flushes a segment each time its pending terms pass `hashsize`; bigger
-            // flushes mean fewer segments to merge later.
-            try db.execute("INSERT INTO poi_fts (poi_fts, rank) VALUES ('hashsize', 67108864)")
-            // No merging while rows stream in; the default comes back at the end.
-            try db.execute("INSERT INTO poi_fts (poi_fts, rank) VALUES ('automerge', 0)")
-            defer { try? db.execute("INSERT INTO poi_fts (poi_fts, rank) VALUES ('automerge', 4)") }
-            // A big file is cheaper to index after the fact than row by row.
+            // A big file is cheaper to index after the fact than row by row. (Small ones change
+            // nothing they need not: re-importing an unchanged file writes no byte.)
             bulk = poiTables.reduce(0) { $0 + $1.reader.fileSize } > options.bulkIndexBytes
-            if bulk { try db.execute("DROP INDEX IF EXISTS poi_name; DROP INDEX IF EXISTS poi_adcode") }
+            if bulk {
+                try db.execute("DROP INDEX IF EXISTS poi_name; DROP INDEX IF EXISTS poi_adcode")
+                // FTS5 flushes a segment each time its pending terms pass `hashsize`: bigger
+                // flushes, and no merging while rows stream in, then the default again.
+                try db.execute("INSERT INTO poi_fts (poi_fts, rank) VALUES ('hashsize', 67108864)")
+                try db.execute("INSERT INTO poi_fts (poi_fts, rank) VALUES ('automerge', 0)")
+            }
+            defer { if bulk { try? db.execute("INSERT INTO poi_fts (poi_fts, rank) VALUES ('automerge', 4)") } }
             for table in poiTables { try importPOIs(table) }
             if bulk {
                 try db.execute("CREATE INDEX poi_name ON poi (name); CREATE INDEX poi_adcode ON poi (adcode)")
