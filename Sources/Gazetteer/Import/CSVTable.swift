@@ -53,7 +53,7 @@ final class CSVTable {
 
         /// The trimmed value of a column; nil when the column is absent or the field empty.
         subscript(column: String) -> String? {
-            guard let i = table.index[column] else { return nil }
+            guard let i = table.index[column], i < record.fields.count else { return nil }
             let raw = record.fields[i]
             // Most fields have nothing to trim; only go through Foundation when an end might.
             guard let first = raw.utf8.first, let last = raw.utf8.last else { return nil }
