@@ -56,17 +56,22 @@ final class CSVReader {
     func next() throws(ImportError) -> Record? {
         if first {
             first = false
-            // Skip a UTF-8 byte-order mark.
-            if try peek() == 0xEF {
-                var bom: [UInt8] = []
-                for _ in 0..<3 { if let b = try peek() { bom.append(b); position += 1 } }
-                if bom != [0xEF, 0xBB, 0xBF] { position -= bom.count } // cannot happen across refills of < 3 bytes in practice
+            // Skip a UTF-8 byte-order mark. The first chunk is the whole file or a megabyte of
+            // it, so a mark is all in it; never step back over a refill (a file of just 0xEF
+            // used to: the refill emptied the buffer and the position went to -1).
+            if try fill(), buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
+                position = 3
             }
         }
         while true {
             guard let b = try peek() else { return nil }
             if b == 0x0A { position += 1; line += 1; continue }
-            if b == 0x0D { position += 1; continue }
+            if b == 0x0D {
+                // A lone CR (classic Mac line end) is a line too, or later lines are misnumbered.
+                position += 1
+                if try peek() != 0x0A { line += 1 }
+                continue
+            }
             break
         }
         let startLine = line
@@ -126,6 +131,7 @@ final class CSVReader {
                 return Record(fields: fields, line: startLine)
             case 0x0D:
                 if try peek() == 0x0A { continue }
+                line += 1
                 try finishField()
                 return Record(fields: fields, line: startLine)
             case 0x22 where field.isEmpty:

@@ -140,7 +140,9 @@ extension Repository {
         guard n >= 2 else { return nil }
         let prefixes = (2...n).map { String(text.prefix($0)) }
         let marks = Array(repeating: "?", count: prefixes.count).joined(separator: ",")
-        var sql = "SELECT rowid, length(name) FROM poi WHERE name IN (\(marks))"
+        // The name, not SQLite's length(name): that counts code points, and the caller indexes
+        // `text` by Characters (☕️ is one Character of two code points).
+        var sql = "SELECT rowid, name FROM poi WHERE name IN (\(marks))"
         var values: [SQLiteValue] = prefixes.map { .text($0) }
         if let region {
             let (lo, hi) = KeywordSearcher.adcodeRange(region)
@@ -148,7 +150,7 @@ extension Repository {
             values += [.integer(lo), .integer(hi)]
         }
         sql += " ORDER BY length(name) DESC, rowid LIMIT 1"
-        if let found = try db.prepare(sql).first(values, { ($0.int64(0), $0.int(1)) }) { return found }
+        if let found = try db.prepare(sql).first(values, { ($0.int64(0), $0.text(1).count) }) { return found }
         // The rest of the text may be the start of a longer POI name: 南京大学 → 南京大学(鼓楼校区).
         let rest = String(text.prefix(40))
         guard rest.count >= 2 else { return nil }
