@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Regions, their decoded boundaries and town centres, loaded on first use and kept: a
 /// reverse geocode then costs an R*Tree look-up and a few point-in-polygon tests, not a
 /// decode of thousands of vertices. Shared by all of a repository's threads.
@@ -44,7 +42,7 @@ final class RegionCache: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Notes which data generation `db`'s read transaction sees, and forgets everything cached
     /// when that generation is newer than the cache's: another process or connection imported
