@@ -55,8 +55,15 @@ enum CLITestError: Error, CustomStringConvertible {
 }
 
 /// A box the reading threads fill in; read only after they are done.
+/// Output read on another thread; locked so a timed-out wait never reads it mid-write
+/// (ThreadSanitizer flagged the unlocked version).
 private final class DataBox: @unchecked Sendable {
-    var data = Data()
+    private let lock = NSLock()
+    private var stored = Data()
+    var data: Data {
+        get { lock.lock(); defer { lock.unlock() }; return stored }
+        set { lock.lock(); defer { lock.unlock() }; stored = newValue }
+    }
 }
 
 enum CLI {
