@@ -241,11 +241,7 @@ extension Repository {
     /// The regions above `e` (not `e` itself), by level.
     func ancestors(of e: RegionCache.Entry, db: Connection, system: CoordinateSystem = .gcj02) throws -> [RegionLevel: Region] {
         var out: [RegionLevel: Region] = [:]
-        var next = e.parent
-        while let code = next, let p = try regions.entry(code, db) {
-            out[p.level] = regions.region(p, system: system)
-            next = p.parent
-        }
+        for p in try regions.lineage(e, db).dropLast() { out[p.level] = regions.region(p, system: system) }
         return out
     }
 
