@@ -33,6 +33,10 @@ struct GazetteerBench {
         case "reverse":
             let queries = Int(option("--queries") ?? "20000") ?? 20_000
             try reverse(Repository(path: db), queries: queries, seed: seed, pointsFile: option("--points"))
+        case "run":
+            guard let op = option("--op"), let input = option("--input") else { usage(); return }
+            try run(db: db, op: op, input: input, radius: option("--radius").flatMap(Double.init),
+                    limit: Int(option("--limit") ?? "20") ?? 20)
         case "nearby", "search", "geocode":
             var out = Output(sqlDir: option("--emit-sql"), tsvPath: option("--tsv"))
             let repo = try Repository(path: db)
@@ -58,6 +62,8 @@ struct GazetteerBench {
                    gazetteer-bench nearby  [--db PATH] [--queries N] [--seed S] [--emit-sql DIR] [--tsv FILE]
                    gazetteer-bench search  [--db PATH] [--queries N] [--seed S] [--words FILE] [--emit-sql DIR] [--tsv FILE]
                    gazetteer-bench geocode [--db PATH] [--queries N] [--seed S] [--tsv FILE]
+                   gazetteer-bench run --op reverse|nearby|search|geocode --input FILE [--db PATH] [--radius M] [--limit N]
+                       (one case over the inputs Scripts/benchmark.py shares with the peers; prints JSON)
             --words FILE: lines CLASS<TAB>WORD (Scripts/bench_search.sh derives them from the database's
             FTS vocabulary); without it only the built-in typical words are measured.
             """)

@@ -1,0 +1,91 @@
+import Foundation
+import Gazetteer
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `gazetteer-bench run`: one measured case over a file of inputs that the peers of
+/// Scripts/benchmark.py read too, so every tool answers exactly the same queries. One process
+/// per case, so its peak RSS is that operation's.
+///
+///     gazetteer-bench run --db PATH --op reverse|nearby|search|geocode --input FILE
+///                         [--radius M] [--limit N]
+///
+/// Input lines: `LNG,LAT` (reverse, nearby), `WORD` or `WORD<TAB>LNG,LAT` (search, the second
+/// part is the location to rank by), an address (geocode). Prints one JSON object:
+/// queries, p50_us, p99_us, mean_us, per_second, mean_results, peak_rss_kb, open_ms.
+extension GazetteerBench {
+    static func run(db: String, op: String, input: String, radius: Double?, limit: Int) throws {
+        let lines = try String(contentsOfFile: input, encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        guard !lines.isEmpty else { throw BenchError("\(input): no queries") }
+        let clock = ContinuousClock()
+        let opened = clock.now
+        let repo = try Repository(path: db)
+        let openTime = clock.now - opened
+
+        let body: (String) throws -> Int
+        switch op {
+        case "reverse":
+            let points = try lines.map { try Coordinate(parsing: $0) }
+            var i = 0
+            let r = radius ?? 0
+            body = { _ in
+                defer { i = (i + 1) % points.count }
+                return try repo.reverseGeocode(points[i], radius: r, poiLimit: limit).address.isEmpty ? 0 : 1
+            }
+        case "nearby":
+            let points = try lines.map { try Coordinate(parsing: $0) }
+            var o = NearbyOptions()
+            o.radius = radius ?? 1000
+            o.limit = limit
+            var i = 0
+            body = { _ in
+                defer { i = (i + 1) % points.count }
+                return try repo.nearby(points[i], options: o).pois.count
+            }
+        case "search":
+            let inputs: [(String, Coordinate?)] = try lines.map { line in
+                let f = line.split(separator: "\t", maxSplits: 1).map(String.init)
+                return (f[0], f.count > 1 ? try Coordinate(parsing: f[1]) : nil)
+            }
+            var o = SearchOptions()
+            o.limit = limit
+            var i = 0
+            body = { _ in
+                defer { i = (i + 1) % inputs.count }
+                o.location = inputs[i].1
+                return try repo.search(inputs[i].0, options: o).hits.count
+            }
+        case "geocode":
+            body = { try repo.geocode($0) == nil ? 0 : 1 }
+        default:
+            throw BenchError("--op must be reverse, nearby, search or geocode")
+        }
+
+        // A whole untimed pass first (pages, parsed polygons, statement caches), as every peer
+        // gets, then each query timed once, in file order.
+        for line in lines { _ = try body(line) }
+        var total = 0
+        let stats = try measure(lines) { total += try body($0) }
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let fields: [(String, String)] = [
+            ("op", "\"\(op)\""),
+            ("queries", String(stats.count)),
+            ("p50_us", String(format: "%.2f", stats.p50)),
+            ("p99_us", String(format: "%.2f", stats.p99)),
+            ("mean_us", String(format: "%.2f", stats.mean)),
+            ("per_second", String(format: "%.0f", 1e6 / stats.mean)),
+            ("mean_results", String(format: "%.2f", Double(total) / Double(stats.count))),
+            ("peak_rss_kb", String(usage.ru_maxrss)),
+            ("open_ms", String(format: "%.1f", Double(openTime.components.attoseconds) / 1e15 + Double(openTime.components.seconds) * 1e3)),
+        ]
+        print("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
