@@ -125,6 +125,26 @@ import Testing
         #expect(paged == Array(all.prefix(paged.count)))
     }
 
+    /// Past the ranked window of a common word (a hundred rows per class), pages go on in one
+    /// order: ten pages of 20 are the first 200 hits, with and without a location.
+    @Test(arguments: [false, true])
+    func pagingPastTheRankedWindowIsConsistent(located: Bool) throws {
+        func key(_ h: SearchHit) -> String {
+            switch h.kind {
+            case .poi(let p): return "poi " + p.id
+            case .region(let r): return "region \(r.code)"
+            }
+        }
+        let configure: (inout SearchOptions) -> Void = { if located { $0.location = Coordinate(longitude: 120.15, latitude: 30.27) } }
+        let all = try search("学院", { configure(&$0); $0.limit = 200 })
+        #expect(all.count > 300, "the word must be common enough to pass the window: \(all.count)")
+        var paged: [String] = []
+        for page in 1...10 { paged += try search("学院", { configure(&$0); $0.limit = 20; $0.page = page }).hits.map(key) }
+        #expect(paged.count == 200)
+        #expect(Set(paged).count == paged.count)
+        #expect(paged == all.hits.map(key))
+    }
+
     @Test func operatorsAndSQLAreSearchedAsText() throws {
         let plain = try search("西湖").hits.map(\.name)
         for text in ["\"西湖\"", "西湖*", "^西湖", "name:西湖", "(西湖)", "西湖 OR 东湖", "NEAR(西湖)", "西湖 AND", "NOT 西湖"] {

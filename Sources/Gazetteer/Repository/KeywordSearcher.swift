@@ -71,14 +71,6 @@ struct KeywordSearcher {
     /// POI rowids per match class (each POI in its best class), before any detail is read.
     /// With a scope, every class is limited to it in SQL.
     func poiClasses(_ q: String, scope: Scope?) throws -> [SearchHit.Match: [Int64]] {
-        var best: [Int64: SearchHit.Match] = [:]
-        var order: [SearchHit.Match: [Int64]] = [:]
-        func add(_ rowids: [Int64], _ m: SearchHit.Match) {
-            for r in rowids where best[r] == nil {
-                best[r] = m
-                order[m, default: []].append(r)
-            }
-        }
         var scopeSQL = ""
         var scopeValues: [SQLiteValue] = []
         if let scope {
@@ -87,37 +79,70 @@ struct KeywordSearcher {
             scopeValues = [.integer(lo), .integer(hi)]
         }
         let cap: SQLiteValue = .integer(Int64(Self.cap))
-        add(try db.prepare("SELECT rowid FROM poi WHERE name = ?\(scopeSQL) LIMIT ?")
-            .rows([.text(q)] + scopeValues + [cap]) { $0.int64(0) }, .exact)
-        add(try db.prepare("SELECT rowid FROM poi WHERE name >= ? AND name < ?\(scopeSQL) LIMIT ?")
-            .rows([.text(q), .text(Self.upperBound(q))] + scopeValues + [cap]) { $0.int64(0) }, .prefix)
+        let exact = try db.prepare("SELECT rowid FROM poi WHERE name = ?\(scopeSQL) LIMIT ?")
+            .rows([.text(q)] + scopeValues + [cap]) { $0.int64(0) }
+        // Exact and prefix matches are few; the (up to `cap`) substring rows are only checked
+        // against them, not hashed one by one.
+        var seen = Set(exact)
+        let prefix = try db.prepare("SELECT rowid FROM poi WHERE name >= ? AND name < ?\(scopeSQL) LIMIT ?")
+            .rows([.text(q), .text(Self.upperBound(q))] + scopeValues + [cap]) { $0.int64(0) }
+            .filter { seen.insert($0).inserted }
+        var substring: [Int64] = []
         if let match = SearchTokens.nameQuery(q) {
-            let rows: [Int64]
             if scope != nil {
                 // Scoped: let SQLite skip out-of-scope matches instead of capping them away.
-                rows = try db.prepare("""
+                substring = try db.prepare("""
                     SELECT f.rowid FROM poi_fts f JOIN poi p ON p.rowid = f.rowid
                     WHERE poi_fts MATCH ?\(scopeSQL.replacingOccurrences(of: "+adcode", with: "+p.adcode")) LIMIT ?
                     """).rows([.text(match)] + scopeValues + [cap]) { $0.int64(0) }
             } else {
-                rows = try db.prepare("SELECT rowid FROM poi_fts WHERE poi_fts MATCH ? LIMIT ?").rows([.text(match), cap]) { $0.int64(0) }
+                substring = try db.prepare("SELECT rowid FROM poi_fts WHERE poi_fts MATCH ? LIMIT ?").rows([.text(match), cap]) { $0.int64(0) }
             }
-            add(rows, .substring)
+            if !seen.isEmpty { substring.removeAll { seen.contains($0) } }
+        }
+        var order: [SearchHit.Match: [Int64]] = [:]
+        for (m, rows) in [(SearchHit.Match.exact, exact), (.prefix, prefix), (.substring, substring)] where !rows.isEmpty {
+            order[m] = rows
         }
         return order
     }
 
+    /// Calls `body` with a row of `columns` (after the rowid, column 0) for each POI of
+    /// `rowids`, in rowid order: one cached statement per hundred rowids, so SQLite makes the
+    /// look-ups in one call instead of one statement round trip per row.
+    func eachPOI(_ rowids: some Collection<Int64>, columns: String, _ body: (Statement) throws -> Void) throws {
+        let chunk = 100
+        let statement = try db.prepare("SELECT rowid, \(columns) FROM poi WHERE rowid IN ("
+            + Array(repeating: "?", count: chunk).joined(separator: ",") + ")")
+        var values = [SQLiteValue](repeating: .null, count: chunk)
+        var i = rowids.startIndex
+        while i != rowids.endIndex {
+            let end = rowids.index(i, offsetBy: chunk, limitedBy: rowids.endIndex) ?? rowids.endIndex
+            var k = 0
+            for r in rowids[i..<end] {
+                values[k] = .integer(r)
+                k += 1
+            }
+            while k < chunk {  // NULL matches nothing
+                values[k] = .null
+                k += 1
+            }
+            _ = try statement.rows(values) { try body($0) }
+            i = end
+        }
+    }
+
     /// The candidates of these rowids that pass the category filter, with what ranking needs.
     func poiDetails(_ rowids: ArraySlice<Int64>, match: SearchHit.Match, category: CategoryFilter) throws -> [Candidate] {
-        let detail = try db.prepare("SELECT lng, lat, adcode, typecode, length(name) FROM poi WHERE rowid = ?")
-        return try rowids.compactMap { rowid in
-            try detail.first([.integer(rowid)]) { s -> Candidate? in
-                guard category.matches(s.optionalText(3).flatMap { Int64($0) }) else { return nil }
-                return Candidate(isRegion: false, key: rowid, match: match, level: 4,
-                                 location: Coordinate(longitude: s.double(0), latitude: s.double(1)),
-                                 adcode: s.optionalInt64(2), nameLength: s.int(4))
-            } ?? nil
+        var out: [Candidate] = []
+        out.reserveCapacity(rowids.count)
+        try eachPOI(rowids, columns: "lng, lat, adcode, typecode, length(name)") { s in
+            guard category.isEmpty || category.matches(s.optionalText(4).flatMap { Int64($0) }) else { return }
+            out.append(Candidate(isRegion: false, key: s.int64(0), match: match, level: 4,
+                                 location: Coordinate(longitude: s.double(1), latitude: s.double(2)),
+                                 adcode: s.optionalInt64(3), nameLength: s.int(5)))
         }
+        return out
     }
 
     /// The adcodes (6 digits) inside a region, as an inclusive range.
@@ -192,30 +217,38 @@ extension Repository {
                     total += regs.count + rowids.count
                     continue
                 }
-                // A class larger than this is ranked on its first rows (by rowid, or nearest to
-                // `location` below): enough for any page people page through.
-                var pois: [KeywordSearcher.Candidate]
+                // A class larger than `rankedClassLimit` is ranked on a window of its rows (its
+                // first by rowid, or its nearest to `location`), and served past the window in
+                // that same order, so every page of it is consistent and a common word costs a
+                // window's worth of look-ups.
+                var order = rowids
                 if let origin, rowids.count > Self.rankedClassLimit {
                     // Nearest first among the class's rows (at most `cap`): measured from the
                     // stored coordinates, cheaper than growing R*Tree boxes around sparse matches.
-                    let at = try db.prepare("SELECT lng, lat FROM poi WHERE rowid = ?")
-                    let measured = try rowids.map { id in
-                        (id, try at.first([.integer(id)]) { origin.distance(to: Coordinate(longitude: $0.double(0), latitude: $0.double(1))) } ?? .infinity)
+                    var measured: [(Int64, Double)] = []
+                    measured.reserveCapacity(rowids.count)
+                    try searcher.eachPOI(rowids, columns: "lng, lat") {
+                        measured.append(($0.int64(0), origin.distance(to: Coordinate(longitude: $0.double(1), latitude: $0.double(2)))))
                     }
-                    let ordered = measured.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0)
-                    pois = try searcher.poiDetails(ordered.prefix(Self.rankedClassLimit), match: match, category: category)
-                } else {
-                    pois = try searcher.poiDetails(rowids.prefix(Self.rankedClassLimit), match: match, category: category)
+                    order = measured.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0)
                 }
+                let pois = try searcher.poiDetails(order.prefix(Self.rankedClassLimit), match: match, category: category)
                 let classSize = category.isEmpty ? regs.count + rowids.count : regs.count + pois.count
                 if total >= end || total + classSize <= start {
                     if total + classSize <= start { rankedFrom += classSize }
                     total += classSize
                     continue
                 }
-                let sortedClass = (regs + pois).map { ($0, key($0)) }.sorted { $0.1 < $1.1 }.map(\.0)
-                ranked += sortedClass
-                // Unranked remainder of a capped class still counts, after the ranked rows.
+                ranked += (regs + pois).map { ($0, key($0)) }.sorted { $0.1 < $1.1 }.map(\.0)
+                // The page reaches past the window: the rows after it, in order (with a category
+                // filter only the window is served, as only its rows are known to pass).
+                let windowEnd = total + regs.count + pois.count
+                if category.isEmpty, end > windowEnd {
+                    let tail = Array(order.dropFirst(Self.rankedClassLimit).prefix(end - windowEnd))
+                    let byRowid = Dictionary(try searcher.poiDetails(tail[...], match: match, category: category).map { ($0.key, $0) },
+                                             uniquingKeysWith: { a, _ in a })
+                    ranked += tail.compactMap { byRowid[$0] }
+                }
                 total += classSize
             }
             let page = ranked.dropFirst(max(0, start - rankedFrom)).prefix(options.limit)
@@ -245,8 +278,9 @@ extension Repository {
         return out
     }
 
-    /// Most POIs of one match class read and ranked for a page.
-    static let rankedClassLimit = 300
+    /// Most POIs of one match class read and ranked together; the rest of the class follows
+    /// them in its own order.
+    static let rankedClassLimit = 100
 
     /// The region with this adcode and those above it, by level.
     func regionsOf(adcode: Int64?, db: Connection, system: CoordinateSystem) throws -> [RegionLevel: Region] {
