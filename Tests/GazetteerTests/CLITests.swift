@@ -111,12 +111,14 @@ enum CLI {
     /// Runs `gazetteer ARGUMENTS`, feeding `stdin` (or nothing) through a pipe, with stdout and
     /// stderr piped back, as a script would run it.
     static func run(
-        _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], timeout: Double = 120
+        _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], timeout: Double = 120,
+        through wrapper: [String] = []
     ) throws -> CLIRun {
         guard let binary else { throw CLITestError.binaryNotFound(candidates) }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
+        // A wrapper (such as setpriv, to run as another user) gets the binary as its command.
+        process.executableURL = URL(fileURLWithPath: wrapper.first ?? binary)
+        process.arguments = wrapper.isEmpty ? arguments : Array(wrapper.dropFirst()) + [binary] + arguments
         var env = ProcessInfo.processInfo.environment
         env["GAZETTEER_DB"] = nil
         env["XDG_DATA_HOME"] = sandbox

@@ -221,6 +221,42 @@ enum ReadOnlyMount {
         }
     }
 
+    /// A database file the user may not write (mode 444 in a folder of mode 555, as a package
+    /// manager installs data): every query answers, an import says why it cannot and changes
+    /// nothing. As root, whom permissions do not stop, the CLI runs as `nobody` via setpriv.
+    @Test(.enabled(if: UnprivilegedRun.isAvailable, Comment(rawValue: UnprivilegedRun.unavailableReason)))
+    func unwritableFileAnswersAndRefusesImports() throws {
+        let fixture = try cleanFixture()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gazetteer-ro-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let path = folder + "/gazetteer.sqlite"
+        try FileManager.default.copyItem(atPath: fixture.database, toPath: path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
+        defer {
+            try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder)
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let run = { (args: [String]) in try CLI.run(args + ["--db", path], through: UnprivilegedRun.wrapper) }
+
+        let reverse = try run(["reverse", "--location", "120.123,30.265", "--radius", "0"])
+        #expect(reverse.status == 0 && reverse.stdout.contains("西湖区"), "\(reverse)")
+        let search = try run(["search", "灵隐", "--json"])
+        #expect(search.status == 0 && search.stdout.contains("灵隐"), "\(search)")
+        let check = try run(["check"])
+        #expect(check.status == 0, "\(check)")
+
+        let csv = fixture.write("again.csv", Fixture.regions)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: csv)
+        let imp = try run(["import", csv])
+        #expect(imp.status != 0, "\(imp)")
+        #expect(imp.stderr.contains(path) && imp.stderr.contains("permissions"), "\(imp)")
+        #expect(imp.stderr.contains("chmod") || imp.stderr.contains("copy"), "says what to do: \(imp)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the file changed")
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
     @Test func readOnlyConnectionReadsAndRefusesWrites() throws {
         let fixture = try cleanFixture()
         let repo = try Repository(path: fixture.database)
@@ -370,4 +406,27 @@ enum ReadOnlyMount {
             #expect(imp.stderr.contains(path), "\(imp)")
         }
     }
+}
+
+/// How to run the CLI as a user whom file permissions apply to: directly when the tests are not
+/// root; as root, through `setpriv` as `nobody`, if it can reach the binary and the temporary folder.
+enum UnprivilegedRun {
+    static let wrapper: [String] = getuid() == 0
+        ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+
+    static let unavailableReason: String = {
+        guard getuid() == 0 else { return "" }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return "running as root without setpriv" }
+        guard let binary = CLI.binary else { return "no gazetteer binary" }
+        // nobody must be able to run the binary and enter the temporary folder.
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        probe.arguments = Array(wrapper.dropFirst()) + ["/bin/sh", "-c", "test -x \"$0\" && test -x \"$1\"", binary,
+                                                        FileManager.default.temporaryDirectory.path]
+        guard (try? probe.run()) != nil else { return "setpriv cannot start" }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0 ? "" : "nobody cannot run \(binary) (a parent folder is private)"
+    }()
+
+    static var isAvailable: Bool { unavailableReason.isEmpty }
 }
