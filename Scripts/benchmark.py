@@ -651,11 +651,11 @@ def main():
                            capture_output=True, text=True)
     spatialite_version = probe.stdout.strip() if probe.returncode == 0 else None
     if not spatialite_version:
-        missing["spatialite"] = "not installed: " + (probe.stderr.strip().splitlines() or ["?"])[-1]
+        missing["spatialite"] = "not available: " + (probe.stderr.strip().splitlines() or ["?"])[-1][:90]
     probe = subprocess.run([py, "-c", "import importlib.metadata as m; print(m.version('reverse_geocoder'))"], capture_output=True, text=True)
     rg_version = probe.stdout.strip() if probe.returncode == 0 else None
     if not rg_version:
-        missing["rg"] = "not installed: " + (probe.stderr.strip().splitlines() or ["?"])[-1]
+        missing["rg"] = "not available: " + (probe.stderr.strip().splitlines() or ["?"])[-1][:90]
     sqlite_version = subprocess.run(["sqlite3", "--version"], capture_output=True, text=True).stdout.split(" ")[0] if "sqlite3" not in missing else "—"
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
     mem_gib = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
