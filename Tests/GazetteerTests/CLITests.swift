@@ -142,18 +142,21 @@ enum CLI {
         let group = DispatchGroup()
         let outHandle = outPipe.fileHandleForReading, errHandle = errPipe.fileHandleForReading
         try process.run()
-        group.enter()
-        DispatchQueue.global().async { out.data = outHandle.readDataToEndOfFile(); group.leave() }
-        group.enter()
-        DispatchQueue.global().async { err.data = errHandle.readDataToEndOfFile(); group.leave() }
+        // Threads of their own, not the global dispatch pool: with many tests running CLIs at
+        // once (slower still under a sanitizer) blocked readers could fill the pool and leave a
+        // child waiting for stdin that no thread is free to write.
+        func background(_ body: @escaping @Sendable () -> Void) {
+            group.enter()
+            Thread { body(); group.leave() }.start()
+        }
+        background { out.data = outHandle.readDataToEndOfFile() }
+        background { err.data = errHandle.readDataToEndOfFile() }
         if let inPipe, let stdin {
             let writer = inPipe.fileHandleForWriting
             let data = Data(stdin.utf8)
-            group.enter()
-            DispatchQueue.global().async {
+            background {
                 writer.write(data)
                 try? writer.close()
-                group.leave()
             }
         }
         let timedOut = group.wait(timeout: .now() + timeout) == .timedOut
