@@ -37,6 +37,47 @@ import Testing
         }
     }
 
+    /// Points near and far from POIs, enough of them for the batch to load the POI cells.
+    func pointsAroundPOIs() throws -> [Coordinate] {
+        let pois = try repo.read { db in
+            try db.prepare("SELECT lng, lat FROM poi ORDER BY rowid LIMIT 1500").rows { Coordinate(longitude: $0.double(0), latitude: $0.double(1)) }
+        }
+        var points: [Coordinate] = []
+        for (i, c) in pois.enumerated() {
+            let d = [0.0, 0.0003, 0.0009, 0.004, 0.02][i % 5] * (i % 2 == 0 ? 1 : -1)
+            points.append(Coordinate(longitude: c.longitude + d, latitude: c.latitude - d / 2))
+        }
+        return points
+    }
+
+    @Test(arguments: [0.0, 150])
+    func batchWithPOICellsAnswersAsSingleQueries(radius: Double) throws {
+        let points = try pointsAroundPOIs()
+        #expect(points.count >= 1000)
+        var answered = 0
+        repo.reverseGeocode(points, radius: radius, poiLimit: 3) { i, result in
+            answered += 1
+            let single = try? repo.reverseGeocode(points[i], radius: radius, poiLimit: 3)
+            #expect((try? result.get()) == single, "point \(i)")
+        }
+        #expect(answered == points.count)
+    }
+
+    @Test func poiCellsNeverMissABoxTheRTreeFinds() throws {
+        let points = try pointsAroundPOIs()
+        try repo.read { db in
+            let cells = try POICells(loading: db)
+            let query = try db.prepare("SELECT count(*) FROM poi_rtree WHERE min_lng <= ?2 AND max_lng >= ?1 AND min_lat <= ?4 AND max_lat >= ?3")
+            var empty = 0
+            for (i, p) in points.enumerated() {
+                let b = BoundingBox.around(p, radius: [1.0, 100, 1000][i % 3])
+                let n = try query.first([.real(b.minLongitude), .real(b.maxLongitude), .real(b.minLatitude), .real(b.maxLatitude)]) { $0.int(0) } ?? 0
+                if n > 0 { #expect(cells.mayHold(b), "point \(i)") } else if !cells.mayHold(b) { empty += 1 }
+            }
+            #expect(empty > 0)  // the cells do rule some boxes out
+        }
+    }
+
     @Test func emptyBatchCallsNothing() {
         repo.reverseGeocode([], radius: 0) { _, _ in Issue.record("called") }
     }

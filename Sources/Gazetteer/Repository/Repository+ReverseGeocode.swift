@@ -50,6 +50,7 @@ extension Repository {
         var done = 0
         do {
             try read { db in
+                try regions.notePOIBatch(locations.count, db)
                 for (i, location) in locations.enumerated() {
                     guard location.isValid else {
                         body(i, .failure(.invalidArgument(name: "location", reason: Self.describeInvalid(location))))
@@ -94,7 +95,8 @@ extension Repository {
             address.townIsApproximate = townApproximate
         }
         var pois: [POIDistance] = []
-        if radius > 0 && poiLimit > 0 {
+        if radius > 0 && poiLimit > 0
+            && regions.mayHavePOIs(in: BoundingBox.around(p, radius: radius + POIFinder.boxSlack), db) {
             let finder = POIFinder(db: db)
             let hits = try finder.nearest(p, radius: radius, offset: 0, limit: poiLimit)
             pois = try withRegions(try finder.load(hits.map(\.rowid), system: system), hits, db: db, system: system)
@@ -117,6 +119,8 @@ extension Repository {
         }
         if let hit = pois.first(where: { $0.distance <= Self.landmarkReach && usable($0.poi.typecode) }) { return hit.poi.name }
         if let last = pois.last, last.distance >= Self.landmarkReach { return nil } // the list already covers the reach
+        // The box POIFinder.nearest asks the R*Tree for first (it starts at 300 m at most).
+        if !regions.mayHavePOIs(in: BoundingBox.around(p, radius: Self.landmarkReach + POIFinder.boxSlack), db) { return nil }
         let finder = POIFinder(db: db)
         let near = try finder.nearest(p, radius: Self.landmarkReach, offset: 0, limit: 10)
         return try finder.load(near.map(\.rowid), system: .gcj02).first { usable($0.typecode) }?.name
