@@ -29,7 +29,13 @@ final class RegionCache: Sendable {
         /// The generation each connection's current read transaction sees.
         var snapshots: [ObjectIdentifier: Int64] = [:]
         var entries: [Int64: Entry] = [:]
-        var shapes: [Int64: MultiPolygon] = [:]
+        /// Boxed: a reverse geocode tests a few shapes per point, and copying a bare
+        /// `MultiPolygon` out of the dictionary retains and releases each of its arrays.
+        var shapes: [Int64: Shape] = [:]
+        /// The finished address of each deepest region, per coordinate system (see `placed`).
+        var placed: [PlacedKey: Placed] = [:]
+        /// Towns as public regions, per coordinate system (see `townRegion`).
+        var townRegions: [PlacedKey: Region] = [:]
         var towns: [Int64: [TownCentre]] = [:]
         var grid: RegionGrid?
         /// Which grid cells hold POIs, once batches have asked enough to be worth loading it.
@@ -68,6 +74,8 @@ final class RegionCache: Sendable {
             if s.generation != nil {
                 s.entries.removeAll()
                 s.shapes.removeAll()
+                s.placed.removeAll()
+                s.townRegions.removeAll()
                 s.towns.removeAll()
                 s.grid = nil
                 s.poiCells = nil
@@ -153,13 +161,68 @@ final class RegionCache: Sendable {
         return e
     }
 
+    final class Shape: Sendable {
+        let polygon: MultiPolygon
+        init(_ polygon: MultiPolygon) { self.polygon = polygon }
+    }
+
     func shape(_ code: Int64, _ db: Connection) throws -> MultiPolygon? {
+        try boxedShape(code, db)?.polygon
+    }
+
+    func boxedShape(_ code: Int64, _ db: Connection) throws -> Shape? {
         if let s = cached(db, { $0.shapes[code] }) { return s }
         guard let blob = try db.prepare("SELECT boundary FROM region WHERE code = ?").first([.integer(code)], { $0.optionalBlob(0) }) ?? nil
         else { return nil }
-        let shape = try MultiPolygon(encoded: blob)
+        let shape = Shape(try MultiPolygon(encoded: blob))
         keep(db) { $0.shapes[code] = shape }
         return shape
+    }
+
+    struct PlacedKey: Hashable {
+        var code: Int64
+        var system: CoordinateSystem
+    }
+
+    /// The address of a point whose deepest region is `code`, without the nearest town that
+    /// reverse geocoding may add: the same for every point there, so built once (a few
+    /// microseconds of look-ups, string conversions and joins) and kept.
+    final class Placed: Sendable {
+        /// Empty when the region is unknown.
+        let address: Address
+        let formatted: String
+        /// The deepest region is a city or district, so the nearest town centre may be added.
+        let wantsTown: Bool
+        init(address: Address, formatted: String, wantsTown: Bool) {
+            (self.address, self.formatted, self.wantsTown) = (address, formatted, wantsTown)
+        }
+    }
+
+    /// The address of region `code` and the regions above it, as `region(_:system:)` gives them.
+    func placed(_ code: Int64, system: CoordinateSystem, _ db: Connection) throws -> Placed {
+        let key = PlacedKey(code: code, system: system)
+        if let p = cached(db, { $0.placed[key] }) { return p }
+        var address = Address.empty
+        var wantsTown = false
+        if let entry = try entry(code, db) {
+            let chain = try lineage(entry, db)
+            address.country = "中国"
+            for e in chain { address.fill(region(e, system: system)) }
+            wantsTown = entry.level != .town && entry.level >= .city
+        }
+        let p = Placed(address: address, formatted: address.formatted, wantsTown: wantsTown)
+        keep(db) { $0.placed[key] = p }
+        return p
+    }
+
+    /// Town `code` as `region(_:system:)` gives it; nil when it is unknown.
+    func townRegion(_ code: Int64, system: CoordinateSystem, _ db: Connection) throws -> Region? {
+        let key = PlacedKey(code: code, system: system)
+        if let r = cached(db, { $0.townRegions[key] }) { return r }
+        guard let e = try entry(code, db) else { return nil }
+        let r = region(e, system: system)
+        keep(db) { $0.townRegions[key] = r }
+        return r
     }
 
     /// `e` and the regions above it, province first.
@@ -189,5 +252,17 @@ final class RegionCache: Sendable {
             citycode: e.citycode, parentCode: e.parent.map(String.init),
             center: e.center.map { $0.converted(from: .gcj02, to: system) }, centerIsApproximate: e.centerApproximate,
             boundingBox: e.boundingBox)
+    }
+}
+
+extension Address {
+    /// Puts `r` at its level.
+    mutating func fill(_ r: Region) {
+        switch r.level {
+        case .province: province = r
+        case .city: city = r
+        case .district: district = r
+        case .town: town = r
+        }
     }
 }

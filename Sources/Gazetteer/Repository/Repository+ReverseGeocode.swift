@@ -79,21 +79,8 @@ extension Repository {
         _ location: Coordinate, system: CoordinateSystem, radius: Double, poiLimit: Int, db: Connection
     ) throws -> ReverseGeocode {
         let p = location.converted(from: system, to: .gcj02)
-        let (chain, townApproximate) = try ReverseGeocoder(cache: regions, db: db).locate(p)
-        var address = Address.empty
-        if !chain.isEmpty {
-            address.country = "中国"
-            for e in chain {
-                let r = regions.region(e, system: system)
-                switch e.level {
-                case .province: address.province = r
-                case .city: address.city = r
-                case .district: address.district = r
-                case .town: address.town = r
-                }
-            }
-            address.townIsApproximate = townApproximate
-        }
+        let placed = try ReverseGeocoder(cache: regions, db: db).address(p, system: system)
+        var formatted = placed.formatted
         var pois: [POIDistance] = []
         if radius > 0 && poiLimit > 0
             && regions.mayHavePOIs(in: BoundingBox.around(p, radius: radius + POIFinder.boxSlack), db) {
@@ -101,9 +88,8 @@ extension Repository {
             let hits = try finder.nearest(p, radius: radius, offset: 0, limit: poiLimit)
             pois = try withRegions(try finder.load(hits.map(\.rowid), system: system), hits, db: db, system: system)
         }
-        var formatted = address.formatted
         if !formatted.isEmpty, let landmark = try landmark(near: p, among: pois, db: db) { formatted += landmark }
-        return ReverseGeocode(location: location, address: address, formattedAddress: formatted, pois: pois)
+        return ReverseGeocode(location: location, address: placed.address, formattedAddress: formatted, pois: pois)
     }
 
     /// How far the POI named at the end of a formatted address may be.
