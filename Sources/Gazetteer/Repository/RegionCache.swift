@@ -164,6 +164,10 @@ final class RegionCache: Sendable {
     final class Shape: Sendable {
         let polygon: MultiPolygon
         init(_ polygon: MultiPolygon) { self.polygon = polygon }
+
+        /// `polygon.contains(p)`, reading the polygon in place: called on the shape held by
+        /// the cache, it would otherwise be copied (every array retained and released).
+        func contains(_ p: Coordinate) -> Bool { polygon.contains(p) }
     }
 
     func shape(_ code: Int64, _ db: Connection) throws -> MultiPolygon? {

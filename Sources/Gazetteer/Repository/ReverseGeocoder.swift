@@ -83,7 +83,7 @@ struct ReverseGeocoder {
         let point = BoundingBox(minLongitude: p.longitude, minLatitude: p.latitude, maxLongitude: p.longitude, maxLatitude: p.latitude)
         var found: (code: Int64, level: Int)?
         for c in try candidates(point) {
-            if let shape = try cache.boxedShape(c.code, db), shape.polygon.contains(p) { found = c; break }
+            if let shape = try cache.boxedShape(c.code, db), shape.contains(p) { found = c; break }
         }
         if (found?.level ?? -1) < RegionLevel.district.rawValue {
             // Above district level only (or nowhere): the point may sit in a sliver between two
