@@ -137,7 +137,7 @@ struct Reverse: ParsableCommand {
         system: CoordinateSystem, radius: Double, limit: Int
     ) -> (text: [UInt8], failed: Int) {
         var out: [UInt8] = []
-        out.reserveCapacity(lines.count * 320)
+        out.reserveCapacity(lines.count * 400)  // an answer without POIs averages about 340 bytes
         var failed = 0
         var points: [Coordinate] = []
         var pointLine: [Int] = []  // the index in `lines` of each point
