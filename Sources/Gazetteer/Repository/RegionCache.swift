@@ -52,7 +52,7 @@ final class RegionCache: Sendable {
         }
     }
 
-    private let state = Locked(State())
+    private let state = ReadMostly(State())
 
     /// Notes which data generation `db`'s read transaction sees, and forgets everything cached
     /// when that generation is newer than the cache's: another process or connection imported
@@ -68,7 +68,7 @@ final class RegionCache: Sendable {
         case .integer(let n): current = n
         default: current = 0
         }
-        state.withLock { s in
+        state.write { s in
             s.snapshots[ObjectIdentifier(db)] = current
             guard s.generation.map({ current > $0 }) ?? true else { return }
             if s.generation != nil {
@@ -87,12 +87,12 @@ final class RegionCache: Sendable {
 
     /// The cached value `get` finds, if `db` may use the cache.
     private func cached<T>(_ db: Connection, _ get: (State) -> T?) -> T? {
-        state.withLock { s in s.serves(db) ? get(s) : nil }
+        state.read { s in s.serves(db) ? get(s) : nil }
     }
 
     /// Keeps a value read through `db`, if `db` may fill the cache.
     private func keep(_ db: Connection, _ put: (inout State) -> Void) {
-        state.withLock { s in if s.serves(db) { put(&s) } }
+        state.write { s in if s.serves(db) { put(&s) } }
     }
 
     /// The regions whose bounding box meets `b`, deepest level first.
@@ -110,7 +110,7 @@ final class RegionCache: Sendable {
     /// where most points are far from POIs, and costs little where none is. Lone queries never
     /// load them, so they never pay the load.
     func notePOIBatch(_ count: Int, _ db: Connection) throws {
-        guard let seen = state.withLock({ s -> Int? in
+        guard let seen = state.write({ s -> Int? in
             guard s.serves(db), s.poiCells == nil else { return nil }
             s.batchPoints += count
             return s.batchPoints
