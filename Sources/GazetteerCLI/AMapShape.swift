@@ -43,6 +43,37 @@ enum AMapShape {
         ])
     }
 
+    /// Writes `regeo(r).text` as UTF-8, byte for byte, without building the `JSON` tree: batch
+    /// mode writes millions of these.
+    static func writeRegeo(_ r: ReverseGeocode, into out: inout [UInt8]) {
+        func literal(_ s: StaticString) { s.withUTF8Buffer { out.append(contentsOf: $0) } }
+        let a = r.address
+        literal(#"{"status":"1","info":"OK","infocode":"10000","regeocode":{"formatted_address":"#)
+        JSON.escape(r.formattedAddress, into: &out)
+        literal(#","addressComponent":{"country":"#)
+        JSON.escape(a.country, into: &out)
+        literal(#","province":"#)
+        JSON.escape(a.province?.name ?? "", into: &out)
+        literal(#","city":"#)
+        JSON.escape(a.city?.name ?? "", into: &out)
+        literal(#","citycode":"#)
+        JSON.escape(a.citycode ?? "", into: &out)
+        literal(#","district":"#)
+        JSON.escape(a.district?.name ?? "", into: &out)
+        literal(#","adcode":"#)
+        JSON.escape(a.adcode ?? "", into: &out)
+        literal(#","township":"#)
+        JSON.escape(a.town?.name ?? "", into: &out)
+        literal(#","towncode":"#)
+        JSON.escape(a.town?.code ?? "", into: &out)
+        literal(a.townIsApproximate ? #","township_approximate":true},"pois":["# : #","township_approximate":false},"pois":["#)
+        for (i, p) in r.pois.enumerated() {
+            if i > 0 { out.append(0x2C) }
+            poi(p, poi: p.poi).write(into: &out)
+        }
+        literal("]}}")
+    }
+
     /// AMap's category for a region hit (地名地址信息), by level.
     static func regionType(_ level: RegionLevel) -> (type: String, code: String) {
         switch level {

@@ -72,6 +72,71 @@ indirect enum JSON {
         out += "\""
     }
 
+    /// Writes the same text as `write(into:)`, as UTF-8 bytes: batch mode builds its output
+    /// this way, without a `String` per answer.
+    func write(into out: inout [UInt8]) {
+        switch self {
+        case .string(let s): JSON.escape(s, into: &out)
+        case .array(let items):
+            out.append(0x5B)
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(0x2C) }
+                item.write(into: &out)
+            }
+            out.append(0x5D)
+        case .object(let pairs):
+            out.append(0x7B)
+            for (i, (key, value)) in pairs.enumerated() {
+                if i > 0 { out.append(0x2C) }
+                JSON.escape(key, into: &out)
+                out.append(0x3A)
+                value.write(into: &out)
+            }
+            out.append(0x7D)
+        case .number, .int, .bool, .null, .raw:
+            var text = ""
+            write(into: &text)
+            out.append(contentsOf: text.utf8)
+        }
+    }
+
+    /// `escape(_:into:)` for a byte buffer: the same text, byte for byte. A Swift string is
+    /// valid UTF-8, so U+2028 and U+2029 are exactly the byte runs E2 80 A8 and E2 80 A9, and
+    /// every other byte of a multi-byte character is at least 0x80 and copied as it is.
+    static func escape(_ s: String, into out: inout [UInt8]) {
+        out.append(0x22)
+        let whole: Void? = s.utf8.withContiguousStorageIfAvailable { escape($0, into: &out) }
+        if whole == nil { Array(s.utf8).withUnsafeBufferPointer { escape($0, into: &out) } }
+        out.append(0x22)
+    }
+
+    private static func escape(_ b: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        // Most strings need no escaping: append them whole.
+        guard b.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 }) else {
+            out.append(contentsOf: b)
+            return
+        }
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            switch c {
+            case 0x22: out.append(0x5C); out.append(0x22)
+            case 0x5C: out.append(0x5C); out.append(0x5C)
+            case 0x0A: out.append(0x5C); out.append(0x6E)
+            case 0x0D: out.append(0x5C); out.append(0x72)
+            case 0x09: out.append(0x5C); out.append(0x74)
+            case 0..<0x20:
+                out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 0xF)]])
+            case 0xE2 where i + 2 < b.count && b[i + 1] == 0x80 && (b[i + 2] == 0xA8 || b[i + 2] == 0xA9):
+                out.append(contentsOf: [0x5C, 0x75, 0x32, 0x30, 0x32, b[i + 2] == 0xA8 ? 0x38 : 0x39])
+                i += 2
+            default: out.append(c)
+            }
+            i += 1
+        }
+    }
+
     /// AMap's error answer: status "0" and the reason in `info`.
     static func failure(_ message: String) -> JSON {
         .object([("status", .string("0")), ("info", .string(message)), ("infocode", .string("20000"))])

@@ -103,71 +103,129 @@ struct Reverse: ParsableCommand {
         while true {
             let lines = reader.next(blockSize)
             if lines.isEmpty { break }
-            nonisolated(unsafe) let results = UnsafeMutableBufferPointer<String>.allocate(capacity: lines.count)
-            results.initialize(repeating: "")
+            let first = lineNumber + 1
+            let slices = max(1, min(cores * 4, lines.count))
+            // Each slice's JSON lines, and how many of them are failures.
+            nonisolated(unsafe) let results = UnsafeMutableBufferPointer<(text: [UInt8], failed: Int)>.allocate(capacity: slices)
+            results.initialize(repeating: ([], 0))
             defer {
                 _ = results.deinitialize()
                 results.deallocate()
             }
-            let first = lineNumber + 1
-            let slices = max(1, min(cores * 4, lines.count))
-            DispatchQueue.concurrentPerform(iterations: slices) { slice in
-                var i = slice * lines.count / slices
-                let end = (slice + 1) * lines.count / slices
-                while i < end {
-                    let json: JSON
-                    do {
-                        let point = try Coordinate(parsing: lines[i])
-                        json = AMapShape.regeo(try repository.reverseGeocode(point, system: system, radius: radius, poiLimit: limit))
-                    } catch {
-                        json = JSON.failure("line \(first + i): \(error)")
-                    }
-                    results[i] = json.text
-                    i += 1
+            reader.buffer.withUnsafeBufferPointer { buffer in
+                nonisolated(unsafe) let bytes = buffer  // read only, while the reader waits
+                DispatchQueue.concurrentPerform(iterations: slices) { slice in
+                    let range = (slice * lines.count / slices)..<((slice + 1) * lines.count / slices)
+                    results[slice] = Self.answer(
+                        lines: lines[range], in: bytes, firstLine: first, repository: repository,
+                        system: system, radius: radius, limit: limit)
                 }
             }
             lineNumber += lines.count
-            var chunk = ""
             for r in results {
-                if r.hasPrefix("{\"status\":\"0\"") { failed += 1 }
-                chunk += r
-                chunk += "\n"
+                failed += r.failed
+                r.text.withUnsafeBytes { output.write(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0.baseAddress!), count: $0.count, deallocator: .none)) }
             }
-            output.write(Data(chunk.utf8))
         }
         return failed
+    }
+
+    /// The JSON lines for `lines` (byte ranges of `bytes`; index `i` is line `firstLine + i`):
+    /// the points parsed, answered in one `Repository` batch, and the failures in between.
+    private static func answer(
+        lines: ArraySlice<Range<Int>>, in bytes: UnsafeBufferPointer<UInt8>, firstLine: Int, repository: Repository,
+        system: CoordinateSystem, radius: Double, limit: Int
+    ) -> (text: [UInt8], failed: Int) {
+        var out: [UInt8] = []
+        out.reserveCapacity(lines.count * 400)  // an answer without POIs averages about 340 bytes
+        var failed = 0
+        var points: [Coordinate] = []
+        var pointLine: [Int] = []  // the index in `lines` of each point
+        var failures: [Int: String] = [:]  // index in `lines` → why it is not a point
+        points.reserveCapacity(lines.count)
+        pointLine.reserveCapacity(lines.count)
+        for i in lines.indices {
+            let line = UnsafeBufferPointer(rebasing: bytes[lines[i]])
+            if let point = Coordinate(parsingPlainUTF8: line) {
+                points.append(point)
+                pointLine.append(i)
+                continue
+            }
+            do {
+                points.append(try Coordinate(parsing: String(decoding: line, as: UTF8.self)))
+                pointLine.append(i)
+            } catch {
+                failures[i] = "\(error)"
+            }
+        }
+        func fail(_ i: Int, _ message: String) {
+            JSON.failure("line \(firstLine + i): \(message)").write(into: &out)
+            out.append(0x0A)
+            failed += 1
+        }
+        var next = lines.startIndex  // the first line not yet written
+        func catchUp(to end: Int) {
+            while next < end {
+                fail(next, failures[next]!)
+                next += 1
+            }
+        }
+        repository.reverseGeocode(points, system: system, radius: radius, poiLimit: limit) { k, result in
+            let i = pointLine[k]
+            catchUp(to: i)
+            switch result {
+            case .success(let answer):
+                AMapShape.writeRegeo(answer, into: &out)
+                out.append(0x0A)
+            case .failure(let error):
+                fail(i, "\(error)")
+            }
+            next = i + 1
+        }
+        catchUp(to: lines.endIndex)
+        return (out, failed)
     }
 }
 
 /// Reads lines in blocks from a file handle without loading the whole input.
 final class LineReader {
     private let handle: FileHandle
-    private var buffer: [UInt8] = []
+    /// The bytes read: the lines `next` gave last, and what follows them.
+    private(set) var buffer: [UInt8] = []
+    /// Where the first line not yet given starts.
     private var start = 0
     private var done = false
 
     init(handle: FileHandle) { self.handle = handle }
 
-    func next(_ count: Int) -> [String] {
-        var lines: [String] = []
+    /// Up to `count` lines, as ranges of `buffer` (valid until the next call), without their
+    /// line feed or a carriage return before it; the last line may lack the line feed.
+    func next(_ count: Int) -> [Range<Int>] {
+        // Drop the lines given last time, keeping the unfinished one.
+        buffer.removeSubrange(0..<start)
+        start = 0
+        var lines: [Range<Int>] = []
         lines.reserveCapacity(count)
+        var scanned = 0  // no line feed before this
         while lines.count < count {
-            if let newline = buffer[start...].firstIndex(of: 0x0A) {
+            let newline = buffer.withUnsafeBufferPointer { b -> Int? in
+                guard scanned < b.count, let p = memchr(b.baseAddress! + scanned, 0x0A, b.count - scanned) else { return nil }
+                return b.baseAddress!.distance(to: p.assumingMemoryBound(to: UInt8.self))
+            }
+            if let newline {
                 var end = newline
                 if end > start && buffer[end - 1] == 0x0D { end -= 1 }
-                lines.append(String(decoding: buffer[start..<end], as: UTF8.self))
+                lines.append(start..<end)
                 start = newline + 1
+                scanned = start
                 continue
             }
+            scanned = buffer.count
             if done {
-                if start < buffer.count { lines.append(String(decoding: buffer[start...], as: UTF8.self)) }
-                buffer.removeAll()
-                start = 0
+                if start < buffer.count { lines.append(start..<buffer.count) }
+                start = buffer.count
                 break
             }
-            // Keep the unfinished line, then read more.
-            buffer.removeSubrange(0..<start)
-            start = 0
             let more = handle.readData(ofLength: 1 << 20)
             if more.isEmpty { done = true } else { buffer.append(contentsOf: more) }
         }

@@ -32,3 +32,46 @@ extension Coordinate {
         return Double(text)
     }
 }
+
+extension Coordinate {
+    /// Parses one line of UTF-8 as `init(parsing:)` parses its text, without making a `String`
+    /// of it: batch mode reads millions of lines. Takes only the plain form (ASCII, one `,`,
+    /// spaces or tabs around the numbers) and gives exactly the coordinate `init(parsing:)`
+    /// gives for it; nil for anything else, valid or not, so that `init(parsing:)` decides
+    /// (and says what is wrong).
+    public init?(parsingPlainUTF8 bytes: UnsafeBufferPointer<UInt8>) {
+        var comma = -1
+        for (i, b) in bytes.enumerated() {
+            if b == 0x2C {
+                if comma >= 0 { return nil }
+                comma = i
+            } else if !(Self.isDecimalByte(b) || b == 0x20 || b == 0x09) {
+                return nil
+            }
+        }
+        guard comma >= 0,
+              let lng = Self.trimmedDecimal(UnsafeBufferPointer(rebasing: bytes[..<comma])),
+              let lat = Self.trimmedDecimal(UnsafeBufferPointer(rebasing: bytes[(comma + 1)...]))
+        else { return nil }
+        let c = Coordinate(longitude: lng, latitude: lat)
+        guard c.isValid else { return nil }
+        self = c
+    }
+
+    /// A digit, point, sign or exponent mark: the bytes `plainDecimal` takes.
+    private static func isDecimalByte(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || b == 0x2E || b == 0x2B || b == 0x2D || b == 0x65 || b == 0x45
+    }
+
+    /// `decimal(_:)` on bytes: surrounding spaces and tabs trimmed, then `plainDecimal`.
+    private static func trimmedDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        var lo = 0, hi = bytes.count
+        while lo < hi, bytes[lo] == 0x20 || bytes[lo] == 0x09 { lo += 1 }
+        while hi > lo, bytes[hi - 1] == 0x20 || bytes[hi - 1] == 0x09 { hi -= 1 }
+        guard lo < hi else { return nil }
+        for i in lo..<hi where !isDecimalByte(bytes[i]) { return nil }
+        // Up to 15 bytes make a small string, stored inline: no allocation. Same parser as
+        // `plainDecimal` on text, so the same value.
+        return Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[lo..<hi]), as: UTF8.self))
+    }
+}

@@ -29,9 +29,19 @@ final class RegionCache: Sendable {
         /// The generation each connection's current read transaction sees.
         var snapshots: [ObjectIdentifier: Int64] = [:]
         var entries: [Int64: Entry] = [:]
-        var shapes: [Int64: MultiPolygon] = [:]
+        /// Boxed: a reverse geocode tests a few shapes per point, and copying a bare
+        /// `MultiPolygon` out of the dictionary retains and releases each of its arrays.
+        var shapes: [Int64: Shape] = [:]
+        /// The finished address of each deepest region, per coordinate system (see `placed`).
+        var placed: [PlacedKey: Placed] = [:]
+        /// Towns as public regions, per coordinate system (see `townRegion`).
+        var townRegions: [PlacedKey: Region] = [:]
         var towns: [Int64: [TownCentre]] = [:]
         var grid: RegionGrid?
+        /// Which grid cells hold POIs, once batches have asked enough to be worth loading it.
+        var poiCells: POICells?
+        /// Points reverse geocoded in batches (see `notePOIBatch`).
+        var batchPoints = 0
 
         /// Whether a query on this connection may read and fill the cache: only when its
         /// snapshot is of the cached generation. (A connection that never validated, such as
@@ -42,7 +52,7 @@ final class RegionCache: Sendable {
         }
     }
 
-    private let state = Locked(State())
+    private let state = ReadMostly(State())
 
     /// Notes which data generation `db`'s read transaction sees, and forgets everything cached
     /// when that generation is newer than the cache's: another process or connection imported
@@ -58,14 +68,18 @@ final class RegionCache: Sendable {
         case .integer(let n): current = n
         default: current = 0
         }
-        state.withLock { s in
+        state.write { s in
             s.snapshots[ObjectIdentifier(db)] = current
             guard s.generation.map({ current > $0 }) ?? true else { return }
             if s.generation != nil {
                 s.entries.removeAll()
                 s.shapes.removeAll()
+                s.placed.removeAll()
+                s.townRegions.removeAll()
                 s.towns.removeAll()
                 s.grid = nil
+                s.poiCells = nil
+                s.batchPoints = 0
             }
             s.generation = current
         }
@@ -73,12 +87,12 @@ final class RegionCache: Sendable {
 
     /// The cached value `get` finds, if `db` may use the cache.
     private func cached<T>(_ db: Connection, _ get: (State) -> T?) -> T? {
-        state.withLock { s in s.serves(db) ? get(s) : nil }
+        state.read { s in s.serves(db) ? get(s) : nil }
     }
 
     /// Keeps a value read through `db`, if `db` may fill the cache.
     private func keep(_ db: Connection, _ put: (inout State) -> Void) {
-        state.withLock { s in if s.serves(db) { put(&s) } }
+        state.write { s in if s.serves(db) { put(&s) } }
     }
 
     /// The regions whose bounding box meets `b`, deepest level first.
@@ -87,6 +101,34 @@ final class RegionCache: Sendable {
         let loaded = try RegionGrid(loading: db)
         keep(db) { $0.grid = loaded }
         return loaded.candidates(b)
+    }
+
+    /// Notes `count` more points reverse geocoded in a batch, and loads the POI cells once
+    /// the batches have made them worth it: loading reads every POI's R*Tree box once (a
+    /// fraction of a microsecond each), and saves an R*Tree query of several microseconds on
+    /// each point with no POI near. After one point per 16 POIs the load has paid for itself
+    /// where most points are far from POIs, and costs little where none is. Lone queries never
+    /// load them, so they never pay the load.
+    func notePOIBatch(_ count: Int, _ db: Connection) throws {
+        guard let seen = state.write({ s -> Int? in
+            guard s.serves(db), s.poiCells == nil else { return nil }
+            s.batchPoints += count
+            return s.batchPoints
+        }) else { return }
+        let pois: Int64
+        switch try db.scalar("SELECT max(rowid) FROM poi") {
+        case .integer(let n): pois = n
+        default: pois = 0
+        }
+        guard Int64(seen) * 16 >= pois else { return }
+        let cells = try POICells(loading: db)
+        keep(db) { $0.poiCells = cells }
+    }
+
+    /// False only when no POI's R*Tree box meets `b`, as far as the POI cells know; true
+    /// whenever they are not loaded (or not for `db`'s snapshot).
+    func mayHavePOIs(in b: BoundingBox, _ db: Connection) -> Bool {
+        cached(db, { $0.poiCells })?.mayHold(b) ?? true
     }
 
     static let selectColumns = """
@@ -119,13 +161,72 @@ final class RegionCache: Sendable {
         return e
     }
 
+    final class Shape: Sendable {
+        let polygon: MultiPolygon
+        init(_ polygon: MultiPolygon) { self.polygon = polygon }
+
+        /// `polygon.contains(p)`, reading the polygon in place: called on the shape held by
+        /// the cache, it would otherwise be copied (every array retained and released).
+        func contains(_ p: Coordinate) -> Bool { polygon.contains(p) }
+    }
+
     func shape(_ code: Int64, _ db: Connection) throws -> MultiPolygon? {
+        try boxedShape(code, db)?.polygon
+    }
+
+    func boxedShape(_ code: Int64, _ db: Connection) throws -> Shape? {
         if let s = cached(db, { $0.shapes[code] }) { return s }
         guard let blob = try db.prepare("SELECT boundary FROM region WHERE code = ?").first([.integer(code)], { $0.optionalBlob(0) }) ?? nil
         else { return nil }
-        let shape = try MultiPolygon(encoded: blob)
+        let shape = Shape(try MultiPolygon(encoded: blob))
         keep(db) { $0.shapes[code] = shape }
         return shape
+    }
+
+    struct PlacedKey: Hashable {
+        var code: Int64
+        var system: CoordinateSystem
+    }
+
+    /// The address of a point whose deepest region is `code`, without the nearest town that
+    /// reverse geocoding may add: the same for every point there, so built once (a few
+    /// microseconds of look-ups, string conversions and joins) and kept.
+    final class Placed: Sendable {
+        /// Empty when the region is unknown.
+        let address: Address
+        let formatted: String
+        /// The deepest region is a city or district, so the nearest town centre may be added.
+        let wantsTown: Bool
+        init(address: Address, formatted: String, wantsTown: Bool) {
+            (self.address, self.formatted, self.wantsTown) = (address, formatted, wantsTown)
+        }
+    }
+
+    /// The address of region `code` and the regions above it, as `region(_:system:)` gives them.
+    func placed(_ code: Int64, system: CoordinateSystem, _ db: Connection) throws -> Placed {
+        let key = PlacedKey(code: code, system: system)
+        if let p = cached(db, { $0.placed[key] }) { return p }
+        var address = Address.empty
+        var wantsTown = false
+        if let entry = try entry(code, db) {
+            let chain = try lineage(entry, db)
+            address.country = "中国"
+            for e in chain { address.fill(region(e, system: system)) }
+            wantsTown = entry.level != .town && entry.level >= .city
+        }
+        let p = Placed(address: address, formatted: address.formatted, wantsTown: wantsTown)
+        keep(db) { $0.placed[key] = p }
+        return p
+    }
+
+    /// Town `code` as `region(_:system:)` gives it; nil when it is unknown.
+    func townRegion(_ code: Int64, system: CoordinateSystem, _ db: Connection) throws -> Region? {
+        let key = PlacedKey(code: code, system: system)
+        if let r = cached(db, { $0.townRegions[key] }) { return r }
+        guard let e = try entry(code, db) else { return nil }
+        let r = region(e, system: system)
+        keep(db) { $0.townRegions[key] = r }
+        return r
     }
 
     /// `e` and the regions above it, province first.
@@ -155,5 +256,17 @@ final class RegionCache: Sendable {
             citycode: e.citycode, parentCode: e.parent.map(String.init),
             center: e.center.map { $0.converted(from: .gcj02, to: system) }, centerIsApproximate: e.centerApproximate,
             boundingBox: e.boundingBox)
+    }
+}
+
+extension Address {
+    /// Puts `r` at its level.
+    mutating func fill(_ r: Region) {
+        switch r.level {
+        case .province: province = r
+        case .city: city = r
+        case .district: district = r
+        case .town: town = r
+        }
     }
 }

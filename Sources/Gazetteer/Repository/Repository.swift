@@ -34,12 +34,17 @@ public final class Repository: Sendable {
                 try regions.validate(db)
                 return try body(db)
             }
-        } catch let error as GazetteerError {
-            throw error
-        } catch let error as SQLiteError {
-            throw Schema.map(error, path: path)
         } catch {
-            throw .cannotOpen(path: path, reason: "\(error)")
+            throw mapped(error)
+        }
+    }
+
+    /// A failure inside `read` as the `GazetteerError` a query throws.
+    func mapped(_ error: any Error) -> GazetteerError {
+        switch error {
+        case let error as GazetteerError: error
+        case let error as SQLiteError: Schema.map(error, path: path)
+        default: .cannotOpen(path: path, reason: "\(error)")
         }
     }
 

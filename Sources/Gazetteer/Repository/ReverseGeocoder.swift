@@ -25,6 +25,12 @@ struct ReverseGeocoder {
 
     /// The town under `parent` whose (approximate) centre is nearest to `p`, within `townReach`.
     func nearestTown(under parent: Int64, to p: Coordinate) throws -> RegionCache.Entry? {
+        guard let code = try nearestTownCode(under: parent, to: p) else { return nil }
+        return try cache.entry(code, db)
+    }
+
+    /// The code of the town `nearestTown(under:to:)` finds.
+    func nearestTownCode(under parent: Int64, to p: Coordinate) throws -> Int64? {
         let towns = try cache.townCentres(under: parent, db)
         // Equirectangular distance ranks as the great circle does at town scale, without trigonometry per town.
         let k = cos(p.latitude * .pi / 180)
@@ -35,7 +41,7 @@ struct ReverseGeocoder {
         guard let nearest = towns.min(by: { d2($0.center) < d2($1.center) }),
               nearest.center.distance(to: p) <= Self.townReach
         else { return nil }
-        return try cache.entry(nearest.code, db)
+        return nearest.code
     }
 
     /// Whether region `code` lies inside region `ancestor` of `level`, by its code's digits.
@@ -46,25 +52,7 @@ struct ReverseGeocoder {
 
     /// The address of a GCJ-02 point.
     func locate(_ p: Coordinate) throws -> (chain: [RegionCache.Entry], townApproximate: Bool) {
-        let point = BoundingBox(minLongitude: p.longitude, minLatitude: p.latitude, maxLongitude: p.longitude, maxLatitude: p.latitude)
-        var found: (code: Int64, level: Int)?
-        for c in try candidates(point) {
-            if let shape = try cache.shape(c.code, db), shape.contains(p) { found = c; break }
-        }
-        if (found?.level ?? -1) < RegionLevel.district.rawValue {
-            // Above district level only (or nowhere): the point may sit in a sliver between two
-            // simplified district boundaries. Take the nearest deeper region within the slack,
-            // inside what was found; a city without districts (东莞) finds none and stays.
-            var best: (code: Int64, level: Int, distance: Double)?
-            for c in try candidates(BoundingBox.around(p, radius: Self.slack)) where c.level > (found?.level ?? -1) {
-                if let f = found, !Self.isWithin(c.code, f.code, level: f.level) { continue }
-                guard let shape = try cache.shape(c.code, db) else { continue }
-                let d = shape.contains(p) ? 0 : shape.distanceToBoundary(from: p)
-                if d <= Self.slack, best == nil || (c.level, -d) > (best!.level, -best!.distance) { best = (c.code, c.level, d) }
-            }
-            if let best { found = (best.code, best.level) }
-        }
-        guard let deepest = found?.code else { return ([], false) }
+        guard let deepest = try deepest(p) else { return ([], false) }
         guard let entry = try cache.entry(deepest, db) else { return ([], false) }
         var chain = try cache.lineage(entry, db)
         var approximate = false
@@ -73,5 +61,43 @@ struct ReverseGeocoder {
             approximate = true
         }
         return (chain, approximate)
+    }
+
+    /// The address of a GCJ-02 point, as `locate` finds it, in the caller's system: the parts
+    /// that depend only on the deepest region are built once per region and kept (see
+    /// `RegionCache.Placed`), so a point costs its point-in-polygon tests and little else.
+    func address(_ p: Coordinate, system: CoordinateSystem) throws -> (address: Address, formatted: String) {
+        guard let deepest = try deepest(p) else { return (.empty, "") }
+        let placed = try cache.placed(deepest, system: system, db)
+        guard placed.wantsTown, let code = try nearestTownCode(under: deepest, to: p),
+              let town = try cache.townRegion(code, system: system, db)
+        else { return (placed.address, placed.formatted) }
+        var address = placed.address
+        address.town = town
+        address.townIsApproximate = true
+        return (address, placed.formatted + town.name)
+    }
+
+    /// The code of the deepest region holding `p` (or, in a sliver, nearest it): see `locate`.
+    func deepest(_ p: Coordinate) throws -> Int64? {
+        let point = BoundingBox(minLongitude: p.longitude, minLatitude: p.latitude, maxLongitude: p.longitude, maxLatitude: p.latitude)
+        var found: (code: Int64, level: Int)?
+        for c in try candidates(point) {
+            if let shape = try cache.boxedShape(c.code, db), shape.contains(p) { found = c; break }
+        }
+        if (found?.level ?? -1) < RegionLevel.district.rawValue {
+            // Above district level only (or nowhere): the point may sit in a sliver between two
+            // simplified district boundaries. Take the nearest deeper region within the slack,
+            // inside what was found; a city without districts (东莞) finds none and stays.
+            var best: (code: Int64, level: Int, distance: Double)?
+            for c in try candidates(BoundingBox.around(p, radius: Self.slack)) where c.level > (found?.level ?? -1) {
+                if let f = found, !Self.isWithin(c.code, f.code, level: f.level) { continue }
+                guard let shape = try cache.boxedShape(c.code, db)?.polygon else { continue }
+                let d = shape.contains(p) ? 0 : shape.distanceToBoundary(from: p)
+                if d <= Self.slack, best == nil || (c.level, -d) > (best!.level, -best!.distance) { best = (c.code, c.level, d) }
+            }
+            if let best { found = (best.code, best.level) }
+        }
+        return found?.code
     }
 }
