@@ -89,7 +89,10 @@ struct Reverse: ParsableCommand {
 
     /// Answers lines in blocks, each block spread over all cores, written in input order.
     private func runBatch(_ repository: Repository, path: String) throws -> Int {
-        guard let input = path == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: path) else {
+        // FileHandle opens a folder too, and reading it then traps: refuse it first.
+        var isFolder: ObjCBool = false
+        let folder = path != "-" && FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+        guard !folder, let input = path == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: path) else {
             throw CLIError("cannot read --batch file \(path): \(Self.whyUnreadable(path))")
         }
         let system = query.coordsys

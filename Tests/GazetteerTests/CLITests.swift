@@ -431,6 +431,15 @@ enum CLI {
         }
     }
 
+    @Test func reverseBatchFolderIsRefused() throws {
+        let folder = Fixture().directory.path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let r = try CLI.seed(["reverse", "--batch", folder])
+        #expect(r.status == 1, "an error exit, not a crash: \(r)")
+        #expect(r.stdout.isEmpty, "\(r)")
+        #expect(r.stderr.contains(folder) && r.stderr.contains("folder"), "\(r)")
+    }
+
     @Test func reverseBatchMissingFile() throws {
         let fixture = Fixture()
         let missing = fixture.directory.appendingPathComponent("no-such-file.txt").path
