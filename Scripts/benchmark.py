@@ -34,7 +34,9 @@ Tools (a peer that cannot be installed or fails is reported as such):
   multiprocess mode).
 
 Peers whose queries are slow (SpatiaLite LIKE scans, reverse_geocoder single) are timed on at
-most --peer-queries inputs and stop after --peer-seconds; the number measured is printed.
+most --peer-queries inputs and stop after --peer-seconds; sqlite3 statements that would take
+longer than --peer-seconds in all (an ORDER BY over every match) run on fewer inputs. The number
+of queries measured is printed.
 """
 
 import argparse
@@ -448,10 +450,18 @@ def floor_statement(op, line, radius):
 TIMER = re.compile(r"^Run Time: real [\d.]+ user ([\d.]+) sys ([\d.]+)")
 
 
-def floor(db, op, path, radius=None):
-    """The same R*Tree / FTS5 statement the library relies on, through the sqlite3 shell."""
+def floor(db, op, path, radius=None, budget=8.0):
+    """The same R*Tree / FTS5 statement the library relies on, through the sqlite3 shell.
+    Statements slow enough to blow `budget` seconds (an unbounded ORDER BY over every match)
+    are run on fewer inputs: a first shell run times 20 of them to choose how many."""
     lines = [l for l in open(path, encoding="utf-8").read().splitlines() if l]
     statements = [floor_statement(op, l, radius) for l in lines]
+    probe = statements[:20]
+    start = time.perf_counter()
+    code, _, _, _ = child(["sqlite3", "-readonly", db], stdin=_pipe_text("\n".join([".output /dev/null"] + probe) + "\n"))
+    per = (time.perf_counter() - start) / len(probe)
+    if code == 0 and per * 2 * len(statements) > budget:
+        statements = statements[:max(20, int(budget / (2 * per)))]
     empty = ["SELECT 1 WHERE 0;"] * len(statements)
     script = ["PRAGMA mmap_size = 1073741824;", ".output /dev/null"] + statements + empty
     script += [".timer on"] + statements + empty + [".timer off"]
@@ -632,7 +642,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1, help="generator and input seed (default 1)")
     ap.add_argument("--queries", type=int, default=2000, help="queries per case for gazetteer and the sqlite3 floor")
     ap.add_argument("--peer-queries", type=int, default=500, help="most queries per case for SpatiaLite and reverse_geocoder single")
-    ap.add_argument("--peer-seconds", type=float, default=8, help="time budget per SpatiaLite / reverse_geocoder case")
+    ap.add_argument("--peer-seconds", type=float, default=8, help="time budget per peer case (SpatiaLite, reverse_geocoder, slow sqlite3 statements)")
     ap.add_argument("--batch-points", type=int, default=1_000_000, help="points for batch reverse geocoding")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench-out"), help="work folder (default bench-out/)")
     ap.add_argument("--peer-python", default=os.environ.get("BENCH_PEER_PYTHON", sys.executable),
@@ -701,7 +711,7 @@ def main():
 
     inputs = make_inputs(args, db, seed_db)
     sl = lambda op, key, radius=None: spatialite(args, py, sl_db, op, inputs[key], radius) if sl_db and imp_sl else missing.get("spatialite", "import failed")
-    fl = lambda op, key, radius=None: floor(db, op, inputs[key], radius) if "sqlite3" not in missing else missing["sqlite3"]
+    fl = lambda op, key, radius=None: floor(db, op, inputs[key], radius, args.peer_seconds) if "sqlite3" not in missing else missing["sqlite3"]
 
     # Reverse, single
     rg_r = missing.get("rg")
