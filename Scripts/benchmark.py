@@ -52,6 +52,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -79,14 +80,19 @@ class Child:
     def __init__(self, argv, stdout=subprocess.PIPE, stdin=None):
         self.argv = argv
         self.start = time.perf_counter()
-        self.p = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.PIPE, stdin=stdin)
+        # stderr to a file, not a pipe: a child that fills a stderr pipe while we read its
+        # stdout would never exit.
+        self.err = tempfile.TemporaryFile()
+        self.p = subprocess.Popen(argv, stdout=stdout, stderr=self.err, stdin=stdin)
 
     def wait(self):
         out = self.p.stdout.read() if self.p.stdout else None
-        err = self.p.stderr.read()
         _, status, usage = os.wait4(self.p.pid, 0)
         self.p.returncode = os.waitstatus_to_exitcode(status)
         wall = time.perf_counter() - self.start
+        self.err.seek(0)
+        err = self.err.read()
+        self.err.close()
         if self.p.returncode != 0:
             log(f"  `{' '.join(self.argv[:3])} …` exited {self.p.returncode}: "
                 f"{err.decode(errors='replace').strip()[-800:]}")
@@ -327,7 +333,8 @@ def search_words(db, rng, per_class=20):
                     counts[run[i:i + n]] = counts.get(run[i:i + n], 0) + 1
     words["3+-common"] = [w for w, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:per_class]]
     rare = []
-    for name in rng.sample(sorted(set(n for n in names if HAN.match(n) and 3 <= len(n) <= 8)), min(2000, len(names))):
+    population = sorted(set(n for n in names if HAN.match(n) and 3 <= len(n) <= 8))
+    for name in rng.sample(population, min(2000, len(population))):
         if c.execute("SELECT count(*) FROM poi WHERE name = ?", (name,)).fetchone()[0] == 1:
             rare.append(name)
             if len(rare) == per_class:
@@ -458,12 +465,14 @@ def floor(db, op, path, radius=None, budget=8.0):
     statements = [floor_statement(op, l, radius) for l in lines]
     probe = statements[:20]
     start = time.perf_counter()
-    code, _, _, _ = child(["sqlite3", "-readonly", db], stdin=_pipe_text("\n".join([".output /dev/null"] + probe) + "\n"))
+    code, _, _, _ = child(["sqlite3", "-readonly", db], stdin=_pipe_text("\n".join(probe) + "\n"))
     per = (time.perf_counter() - start) / len(probe)
     if code == 0 and per * 2 * len(statements) > budget:
         statements = statements[:max(20, int(budget / (2 * per)))]
     empty = ["SELECT 1 WHERE 0;"] * len(statements)
-    script = ["PRAGMA mmap_size = 1073741824;", ".output /dev/null"] + statements + empty
+    # Results stay on stdout with the timer lines (some shell versions print `.timer` to the
+    # current output, so `.output /dev/null` would hide them); only `Run Time:` lines are read.
+    script = ["PRAGMA mmap_size = 1073741824;"] + statements + empty
     script += [".timer on"] + statements + empty + [".timer off"]
     code, out, _, rss = child(["sqlite3", "-readonly", db], stdin=_pipe_text("\n".join(script) + "\n"))
     if code != 0:

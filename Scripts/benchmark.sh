@@ -12,6 +12,10 @@
 # silently. Work files and results go to bench-out/ (ignored by git).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+case " $* " in
+    *" --help "*|*" -h "*) exec python3 "$ROOT/Scripts/benchmark.py" --help ;;
+esac
+command -v swift >/dev/null 2>&1 || { echo "benchmark: needs a Swift 6 toolchain on PATH (swift.org/install)" >&2; exit 1; }
 OUT="$ROOT/bench-out"
 mkdir -p "$OUT"
 LOG="$OUT/benchmark-setup.log"

@@ -217,12 +217,15 @@ extension Repository {
                     total += regs.count + rowids.count
                     continue
                 }
-                // A class larger than `rankedClassLimit` is ranked on a window of its rows (its
-                // first by rowid, or its nearest to `location`), and served past the window in
-                // that same order, so every page of it is consistent and a common word costs a
-                // window's worth of look-ups.
+                // A class larger than the window is ranked on a window of its rows (its first
+                // in the class's own order: by rowid for substrings, by name for prefixes; or its
+                // nearest to `location`), and served past the window in that same order, so every
+                // page of it is consistent and a common word costs a window's worth of look-ups.
+                // A category filter or a preferred city needs the wider window, as only ranked
+                // rows are filtered and preferred.
+                let window = category.isEmpty && scope == nil ? Self.rankedClassLimit : Self.filteredClassLimit
                 var order = rowids
-                if let origin, rowids.count > Self.rankedClassLimit {
+                if let origin, rowids.count > window {
                     // Nearest first among the class's rows (at most `cap`): measured from the
                     // stored coordinates, cheaper than growing R*Tree boxes around sparse matches.
                     var measured: [(Int64, Double)] = []
@@ -232,7 +235,7 @@ extension Repository {
                     }
                     order = measured.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0)
                 }
-                let pois = try searcher.poiDetails(order.prefix(Self.rankedClassLimit), match: match, category: category)
+                let pois = try searcher.poiDetails(order.prefix(window), match: match, category: category)
                 let classSize = category.isEmpty ? regs.count + rowids.count : regs.count + pois.count
                 if total >= end || total + classSize <= start {
                     if total + classSize <= start { rankedFrom += classSize }
@@ -244,7 +247,7 @@ extension Repository {
                 // filter only the window is served, as only its rows are known to pass).
                 let windowEnd = total + regs.count + pois.count
                 if category.isEmpty, end > windowEnd {
-                    let tail = Array(order.dropFirst(Self.rankedClassLimit).prefix(end - windowEnd))
+                    let tail = Array(order.dropFirst(window).prefix(end - windowEnd))
                     let byRowid = Dictionary(try searcher.poiDetails(tail[...], match: match, category: category).map { ($0.key, $0) },
                                              uniquingKeysWith: { a, _ in a })
                     ranked += tail.compactMap { byRowid[$0] }
@@ -281,6 +284,9 @@ extension Repository {
     /// Most POIs of one match class read and ranked together; the rest of the class follows
     /// them in its own order.
     static let rankedClassLimit = 100
+
+    /// The window when a category filter or a preferred city applies.
+    static let filteredClassLimit = 300
 
     /// The region with this adcode and those above it, by level.
     func regionsOf(adcode: Int64?, db: Connection, system: CoordinateSystem) throws -> [RegionLevel: Region] {

@@ -109,19 +109,28 @@ final class RegionCache: Sendable {
     /// each point with no POI near. After one point per 16 POIs the load has paid for itself
     /// where most points are far from POIs, and costs little where none is. Lone queries never
     /// load them, so they never pay the load.
-    func notePOIBatch(_ count: Int, _ db: Connection) throws {
+    ///
+    /// One thread loads while the others go on with the R*Tree (the load is claimed by setting
+    /// `batchPoints` to -1), and a load that fails only leaves the cells out: they are a
+    /// speed-up, never a reason for a batch to fail.
+    func notePOIBatch(_ count: Int, _ db: Connection) {
         guard let seen = state.write({ s -> Int? in
-            guard s.serves(db), s.poiCells == nil else { return nil }
+            guard s.serves(db), s.poiCells == nil, s.batchPoints >= 0 else { return nil }
             s.batchPoints += count
             return s.batchPoints
         }) else { return }
         let pois: Int64
-        switch try db.scalar("SELECT max(rowid) FROM poi") {
-        case .integer(let n): pois = n
+        switch try? db.scalar("SELECT max(rowid) FROM poi") {
+        case .integer(let n)?: pois = n
         default: pois = 0
         }
         guard Int64(seen) * 16 >= pois else { return }
-        let cells = try POICells(loading: db)
+        let claimed = state.write { s -> Bool in
+            guard s.serves(db), s.poiCells == nil, s.batchPoints >= 0 else { return false }
+            s.batchPoints = -1
+            return true
+        }
+        guard claimed, let cells = try? POICells(loading: db) else { return }
         keep(db) { $0.poiCells = cells }
     }
 

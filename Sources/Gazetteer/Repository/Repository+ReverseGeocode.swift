@@ -50,7 +50,7 @@ extension Repository {
         var done = 0
         do {
             try read { db in
-                try regions.notePOIBatch(locations.count, db)
+                regions.notePOIBatch(locations.count, db)
                 for (i, location) in locations.enumerated() {
                     guard location.isValid else {
                         body(i, .failure(.invalidArgument(name: "location", reason: Self.describeInvalid(location))))
@@ -69,8 +69,13 @@ extension Repository {
             }
         } catch {
             // The transaction itself failed (to begin, or to check the data's generation):
-            // every point not yet answered gets that error, as each lone query would.
-            for i in done..<locations.count { body(i, .failure(error)) }
+            // every point not yet answered gets that error, as each lone query would, except
+            // an invalid point, which a lone query refuses before it opens anything.
+            for i in done..<locations.count {
+                let location = locations[i]
+                body(i, .failure(location.isValid ? mapped(error)
+                                 : .invalidArgument(name: "location", reason: Self.describeInvalid(location))))
+            }
         }
     }
 
