@@ -125,6 +125,19 @@ import Testing
         }
     }
 
+    /// What a picker submits: adcode, the 12-digit towncode AMap gives and the 9-digit town
+    /// code (GB/T 10114) that forms ask for, which is its district's adcode plus three digits.
+    @Test func submitCodesForAPointInBeijing() throws {
+        let a = try address(116.397477, 39.908692)
+        #expect(a.adcode == "110101")
+        let town = try #require(a.town)
+        #expect(town.code.count == 12 && town.code.hasSuffix("000"), "\(town.code)")
+        let nine = try #require(a.townCode)
+        #expect(nine.count == 9 && nine.hasPrefix("110101") && town.code == nine + "000", "\(nine) / \(town.code)")
+        let r = try CLI.seed(["reverse", "--location", "116.397477,39.908692", "--radius", "0"])
+        #expect(r.status == 0 && r.stdout.contains("town code") && r.stdout.contains(nine + "  (9 digits)"), "\(r)")
+    }
+
     @Test func hongKongTownComesFromItsBoundary() throws {
         let a = try address(114.1588, 22.2817) // Central
         #expect(a.province?.code == "810000")

@@ -14,6 +14,9 @@ public struct Address: Sendable, Hashable, Codable {
 
     /// The adcode AMap reports: the district's, else the city's, else the province's.
     public var adcode: String? { (district ?? city ?? province)?.code }
+    /// The town's 9-digit code (GB/T 10114: county adcode + 3 digits), as forms that ask for a
+    /// 乡镇代码 want it; `town?.code` is the 12-digit statistics code AMap calls towncode.
+    public var townCode: String? { town.map { String($0.code.prefix(9)) } }
     /// Telephone area code of the city (or of the province for municipalities), where known.
     public var citycode: String? { city?.citycode ?? district?.citycode ?? province?.citycode }
     /// True when nothing was found: the point is outside the data (sea, another country).

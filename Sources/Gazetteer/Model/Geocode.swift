@@ -18,6 +18,8 @@ public struct Geocode: Sendable, Hashable {
 
     /// The adcode of the deepest region at or above district level.
     public var adcode: String? { (district ?? city ?? province)?.code }
+    /// The town's 9-digit code (GB/T 10114), when the address names a town.
+    public var townCode: String? { town.map { String($0.code.prefix(9)) } }
 }
 
 /// A region with its children, for district look-ups (行政区域查询).
