@@ -313,16 +313,11 @@ private final class ImportRun {
         try syncRegionBox(code: r.code)
     }
 
-    private func regionTokens(name: String, shortName: String?, pinyin: String?) -> [SQLiteValue] {
-        let t = SearchTokens.index([name, shortName])
-        return [.text(t.grams), .text(t.chars), .text(SearchTokens.pinyin(pinyin, name: name, shortName: shortName))]
-    }
-
     /// The tokens of a region as stored: written from, and deleted by, the same row, so the
     /// contentless index never drifts from the table.
     private func storedRegionTokens(code: Int64) throws -> [SQLiteValue]? {
         try db.prepare("SELECT name, short_name, pinyin FROM region WHERE code = ?")
-            .first([.integer(code)], { regionTokens(name: $0.text(0), shortName: $0.optionalText(1), pinyin: $0.optionalText(2)) })
+            .first([.integer(code)], { SearchTokens.regionRow(name: $0.text(0), shortName: $0.optionalText(1), pinyin: $0.optionalText(2)) })
     }
 
     private func insertRegionTokens(code: Int64) throws {
@@ -437,8 +432,7 @@ private final class ImportRun {
 
     private func poiTokens(name: SQLiteValue, address: SQLiteValue) -> [SQLiteValue] {
         func string(_ v: SQLiteValue) -> String? { if case .text(let s) = v { return s } else { return nil } }
-        let n = SearchTokens.index([string(name)])
-        return [.text(n.grams), .text(n.chars), .text(SearchTokens.index([string(address)]).grams)]
+        return SearchTokens.poiRow(name: string(name), address: string(address))
     }
 
     private func insertPOIIndexes(rowid: Int64, values: [SQLiteValue]) throws {

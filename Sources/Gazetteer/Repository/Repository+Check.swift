@@ -258,16 +258,10 @@ private struct CheckRunner {
         var rows = 0
         while try source.step() {
             rows += 1
-            // The same derivation as the importer's (Importer.swift: regionTokens, poiTokens).
-            let tokens: [SQLiteValue]
-            if isRegion {
-                let name = source.text(1), short = source.optionalText(2)
-                let t = SearchTokens.index([name, short])
-                tokens = [.text(t.grams), .text(t.chars), .text(SearchTokens.pinyin(source.optionalText(3), name: name, shortName: short))]
-            } else {
-                let n = SearchTokens.index([source.text(1)])
-                tokens = [.text(n.grams), .text(n.chars), .text(SearchTokens.index([source.optionalText(2)]).grams)]
-            }
+            // The importer's derivation, from the same functions.
+            let tokens = isRegion
+                ? SearchTokens.regionRow(name: source.text(1), shortName: source.optionalText(2), pinyin: source.optionalText(3))
+                : SearchTokens.poiRow(name: source.text(1), address: source.optionalText(2))
             try insert.run([.integer(source.int64(0))] + tokens)
         }
         let entry = "term, doc, col, offset"

@@ -100,6 +100,19 @@ enum SearchTokens {
         return (grams, chars)
     }
 
+    /// The `region_fts` columns (grams, chars, pinyin) of a region row: what the importer
+    /// writes and `gazetteer check` recomputes, from this one definition.
+    static func regionRow(name: String, shortName: String?, pinyin: String?) -> [SQLiteValue] {
+        let t = index([name, shortName])
+        return [.text(t.grams), .text(t.chars), .text(Self.pinyin(pinyin, name: name, shortName: shortName))]
+    }
+
+    /// The `poi_fts` columns (grams, chars, address) of a POI row, as `regionRow` is for regions.
+    static func poiRow(name: String?, address: String?) -> [SQLiteValue] {
+        let n = index([name])
+        return [.text(n.grams), .text(n.chars), .text(index([address]).grams)]
+    }
+
     /// Tokens of the `pinyin` column: the syllables run together and their initials, with
     /// and without the level's suffix (西湖区 → xihu, xh, xihuqu, xhq), so people can type
     /// either.
