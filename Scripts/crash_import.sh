@@ -28,7 +28,6 @@ case "$KILLS" in ''|*[!0-9]*) echo "usage: $0 [KILLS]" >&2; exit 2 ;; esac
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="$ROOT/bench-out/crash"
-BIN="$ROOT/.build/release/gazetteer"
 CSV="$ROOT/bench-out/pois-$ROWS-s$SEED.csv"
 BASE="$OUT/base.sqlite"
 WORK="$OUT/work"
@@ -37,6 +36,8 @@ mkdir -p "$OUT" "$WORK"
 : > "$LOG"
 
 die() { echo "crash_import: $*" >&2; exit 1; }
+# shellcheck source=Scripts/lib.sh
+. "$ROOT/Scripts/lib.sh"
 
 # --- tools -------------------------------------------------------------------------------------
 missing=()
@@ -50,16 +51,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # --- build -------------------------------------------------------------------------------------
-if [ ! -x "$BIN" ] || [ -n "$(find "$ROOT/Sources" "$ROOT/Package.swift" "$ROOT/schema.sql" -newer "$BIN" -print -quit 2>/dev/null)" ]; then
-    echo "building the release CLI…" >&2
-    (cd "$ROOT" && swift build -c release --product gazetteer) >>"$LOG" 2>&1 \
-        || { tail -n 30 "$LOG" >&2; die "swift build -c release failed"; }
-fi
-
-# A private copy of the binary: the one in .build may be rebuilt while this runs, and the
-# expected state after the import depends on the build that made it.
-cp -p "$BIN" "$OUT/gazetteer"
-BIN="$OUT/gazetteer"
+BIN="$(private_cli)"
 
 # --- inputs ------------------------------------------------------------------------------------
 if [ ! -s "$CSV" ]; then
@@ -67,7 +59,6 @@ if [ ! -s "$CSV" ]; then
     python3 "$ROOT/Scripts/generate_pois.py" --rows "$ROWS" --seed "$SEED" --out "$CSV.tmp" --quiet
     mv "$CSV.tmp" "$CSV"
 fi
-rmdb() { rm -f "$1" "$1-wal" "$1-shm" "$1-journal"; }
 # The base database: the seed, checkpointed so that it is one self-contained file. Rebuilt when
 # the binary is newer (the schema may have changed).
 if [ ! -s "$BASE" ] || [ "$BIN" -nt "$BASE" ]; then

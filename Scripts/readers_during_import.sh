@@ -19,26 +19,18 @@ case "$READERS$ROWS" in ''|*[!0-9]*) echo "usage: $0 [READERS] [ROWS]" >&2; exit
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="$ROOT/bench-out/readers"
-BIN="$ROOT/.build/release/gazetteer"
 DB="$OUT/readers.sqlite"
 LOG="$OUT/readers.log"
 mkdir -p "$OUT"
 : > "$LOG"
 die() { echo "readers_during_import: $*" >&2; exit 1; }
+# shellcheck source=Scripts/lib.sh
+. "$ROOT/Scripts/lib.sh"
 command -v sqlite3 >/dev/null 2>&1 || die "needs the sqlite3 shell (apt-get install sqlite3)"
 command -v python3 >/dev/null 2>&1 || die "needs python3"
 
-if [ ! -x "$BIN" ] || [ -n "$(find "$ROOT/Sources" "$ROOT/Package.swift" "$ROOT/schema.sql" -newer "$BIN" -print -quit 2>/dev/null)" ]; then
-    echo "building the release CLI…" >&2
-    (cd "$ROOT" && swift build -c release --product gazetteer) >>"$LOG" 2>&1 \
-        || { tail -n 30 "$LOG" >&2; die "swift build -c release failed"; }
-fi
+BIN="$(private_cli)"
 
-# A private copy of the binary, which .build may not change under the readers.
-cp -p "$BIN" "$OUT/gazetteer"
-BIN="$OUT/gazetteer"
-
-rmdb() { rm -f "$1" "$1-wal" "$1-shm" "$1-journal"; }
 BASE="$OUT/base.sqlite"
 if [ ! -s "$BASE" ] || [ "$BIN" -nt "$BASE" ]; then
     echo "importing the seed…" >&2
