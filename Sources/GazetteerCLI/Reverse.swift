@@ -79,23 +79,27 @@ struct Reverse: ParsableCommand {
         return out
     }
 
-    /// Why a file cannot be opened for reading, in a few words.
-    static func whyUnreadable(_ path: String) -> String {
+    /// The --batch input, or an error saying in a few words why it cannot be read. A folder
+    /// is refused before opening: FileHandle opens one, and reading it then traps.
+    static func openBatchInput(_ path: String) throws -> FileHandle {
+        if path == "-" { return FileHandle.standardInput }
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "no such file" }
-        if isDirectory.boolValue { return "it is a folder, not a file" }
-        if !FileManager.default.isReadableFile(atPath: path) { return "permission denied" }
-        return "it cannot be opened"
+        let why: String
+        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            why = "no such file"
+        } else if isDirectory.boolValue {
+            why = "it is a folder, not a file"
+        } else if let handle = FileHandle(forReadingAtPath: path) {
+            return handle
+        } else {
+            why = FileManager.default.isReadableFile(atPath: path) ? "it cannot be opened" : "permission denied"
+        }
+        throw CLIError("cannot read --batch file \(path): \(why)")
     }
 
     /// Answers lines in blocks, each block spread over all cores, written in input order.
     private func runBatch(_ repository: Repository, path: String) throws -> Int {
-        // FileHandle opens a folder too, and reading it then traps: refuse it first.
-        var isFolder: ObjCBool = false
-        let folder = path != "-" && FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
-        guard !folder, let input = path == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: path) else {
-            throw CLIError("cannot read --batch file \(path): \(Self.whyUnreadable(path))")
-        }
+        let input = try Self.openBatchInput(path)
         let system = query.coordsys
         let radius = radius, limit = limit
         let reader = LineReader(handle: input)
