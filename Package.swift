@@ -1,6 +1,15 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+// The library is layered as modules, so the compiler holds the arrows (Docs: Sources/Gazetteer/
+// Gazetteer.docc/Architecture.md). Each arrow points down; nothing points back up, and import and
+// queries never see each other:
+//
+//   Gazetteer (the public face: re-exports, DefaultDatabase)
+//      ├── GazetteerQuery   (Repository: reverse, nearby, search, geocode, district, check)
+//      └── GazetteerImport  (CSV → database)
+//            both on GazetteerCore (model, geometry, schema and rows, shared indexes)
+//                  on GazetteerSQLite (the only user of CSQLite) and GazetteerSupport (locks)
 let package = Package(
     name: "gazetteer",
     platforms: [.macOS(.v15)],
@@ -18,13 +27,18 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .target(name: "GazetteerSupport"),
+        .target(name: "GazetteerSQLite", dependencies: ["CSQLite", "GazetteerSupport"]),
         .target(
-            name: "Gazetteer",
-            dependencies: ["CSQLite"],
+            name: "GazetteerCore",
+            dependencies: ["GazetteerSQLite", "GazetteerSupport"],
             // schema.sql lives at the top level; the link lets it be compiled into the
             // library so an installed binary never looks for the source tree.
             resources: [.embedInCode("schema.sql")]
         ),
+        .target(name: "GazetteerImport", dependencies: ["GazetteerCore", "GazetteerSQLite"]),
+        .target(name: "GazetteerQuery", dependencies: ["GazetteerCore", "GazetteerSQLite", "GazetteerSupport"]),
+        .target(name: "Gazetteer", dependencies: ["GazetteerCore", "GazetteerImport", "GazetteerQuery"]),
         .executableTarget(
             name: "GazetteerCLI",
             dependencies: [
@@ -35,11 +49,14 @@ let package = Package(
         // Benchmarks: `swift run -c release gazetteer-bench --help`. Not part of the tests.
         .executableTarget(
             name: "GazetteerBench",
-            dependencies: ["Gazetteer"]
+            dependencies: [
+                "Gazetteer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .testTarget(
             name: "GazetteerTests",
-            dependencies: ["Gazetteer"],
+            dependencies: ["Gazetteer", "GazetteerCore", "GazetteerSQLite", "GazetteerImport", "GazetteerQuery", "GazetteerSupport"],
             // Fixture data read through #filePath, not bundled resources.
             exclude: ["Fixtures"]
         ),

@@ -39,7 +39,18 @@ if [[ ! -f "$resources" || schema.sql -nt "$resources" ]]; then
 fi
 
 binary="$out/fuzz-$target"
-sources=(Sources/Gazetteer/*/*.swift Fuzz/Common.swift "$entry" "$resources")
+# The library's layers are SwiftPM modules; here they are compiled as one module, so their
+# imports of each other are left out of copies made for the build.
+library=$(find Sources/GazetteerSupport Sources/GazetteerSQLite Sources/GazetteerCore Sources/GazetteerImport \
+    Sources/GazetteerQuery Sources/Gazetteer/Provisioning -name '*.swift' | sort)
+flat="$out/library"
+if [[ ! -d "$flat" ]] || [[ -n "$(find $library -newer "$flat" -print -quit)" ]]; then
+    rm -rf "$flat" && mkdir -p "$flat"
+    for f in $library; do
+        sed -E '/^(@_exported )?import Gazetteer[A-Za-z]*$/d' "$f" > "$flat/$(echo "${f#Sources/}" | tr / _)"
+    done
+fi
+sources=("$flat"/*.swift Fuzz/Common.swift "$entry" "$resources")
 if [[ ! -x "$binary" ]] || [[ -n "$(find "${sources[@]}" Fuzz/fixture -newer "$binary" -print -quit)" ]]; then
     echo "building $binary" >&2
     swiftc -sanitize=fuzzer,address -parse-as-library -O -g \

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 @testable import Gazetteer
+@testable import GazetteerCore
+@testable import GazetteerImport
+@testable import GazetteerQuery
+@testable import GazetteerSQLite
+@testable import GazetteerSupport
 
 /// How well reverse geocoding on the bundled seed (boundaries simplified with 29 m)
 /// agrees with the full-resolution source polygons and with an independent source (Baidu).

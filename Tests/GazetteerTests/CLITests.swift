@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 @testable import Gazetteer
+@testable import GazetteerCore
+@testable import GazetteerImport
+@testable import GazetteerQuery
+@testable import GazetteerSQLite
+@testable import GazetteerSupport
 
 // End-to-end tests of the `gazetteer` command: the real built binary runs as a subprocess and
 // the tests look at what a user sees — stdout, stderr and the exit status. Every run names its

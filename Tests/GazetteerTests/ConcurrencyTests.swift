@@ -3,6 +3,11 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Gazetteer
+@testable import GazetteerCore
+@testable import GazetteerImport
+@testable import GazetteerQuery
+@testable import GazetteerSQLite
+@testable import GazetteerSupport
 
 /// Many queries at once on one `Repository`, and queries while an import writes: every answer
 /// must be the one a single caller gets, and during an import the one from before or from after

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 @testable import Gazetteer
+@testable import GazetteerCore
+@testable import GazetteerImport
+@testable import GazetteerQuery
+@testable import GazetteerSQLite
+@testable import GazetteerSupport
 
 /// Inputs that crashed a fuzz target (Fuzz/README.md), replayed with the same checks the
 /// targets make. Each file in Fixtures/fuzz/<target>/ is one input, byte for byte; the address

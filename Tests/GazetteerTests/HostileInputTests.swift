@@ -2,6 +2,11 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Gazetteer
+@testable import GazetteerCore
+@testable import GazetteerImport
+@testable import GazetteerQuery
+@testable import GazetteerSQLite
+@testable import GazetteerSupport
 
 /// Hostile input to every entry point of the library and every verb of the CLI: each must give
 /// a clear error or a correct (often empty) answer — never a crash, a hang or a changed database.

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 @testable import Gazetteer
+@testable import GazetteerCore
+@testable import GazetteerImport
+@testable import GazetteerQuery
+@testable import GazetteerSQLite
+@testable import GazetteerSupport
 
 /// A temporary folder of CSV fixtures and a database beside them.
 final class Fixture {

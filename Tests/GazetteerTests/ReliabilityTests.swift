@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 @testable import Gazetteer
+@testable import GazetteerCore
+@testable import GazetteerImport
+@testable import GazetteerQuery
+@testable import GazetteerSQLite
+@testable import GazetteerSupport
 
 // Reliability: `check` finds damage and names it; read-only files and file systems answer every
 // query; damaged or foreign files give a clear error naming the file, in the library and the CLI.

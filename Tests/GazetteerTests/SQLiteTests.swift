@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 @testable import Gazetteer
+@testable import GazetteerCore
+@testable import GazetteerImport
+@testable import GazetteerQuery
+@testable import GazetteerSQLite
+@testable import GazetteerSupport
 
 /// A fresh temporary file path, removed with its WAL files when the test ends.
 final class TemporaryDatabase {

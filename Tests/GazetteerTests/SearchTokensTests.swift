@@ -1,5 +1,10 @@
 import Testing
 @testable import Gazetteer
+@testable import GazetteerCore
+@testable import GazetteerImport
+@testable import GazetteerQuery
+@testable import GazetteerSQLite
+@testable import GazetteerSupport
 
 @Suite struct SearchTokensTests {
     @Test(arguments: [

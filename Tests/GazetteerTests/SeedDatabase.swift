@@ -1,5 +1,10 @@
 import Foundation
 @testable import Gazetteer
+@testable import GazetteerCore
+@testable import GazetteerImport
+@testable import GazetteerQuery
+@testable import GazetteerSQLite
+@testable import GazetteerSupport
 
 /// The real bundled seed, imported once per test run and shared by every test that needs
 /// national data.

@@ -1,0 +1,77 @@
+import Foundation
+
+extension Coordinate {
+    /// Parses `"lng,lat"` (AMap's order; spaces allowed, a Chinese comma too), rejecting
+    /// non-numbers, NaN, infinities, out-of-range values and pairs that look swapped.
+    public init(parsing text: String) throws(GazetteerError) {
+        // Batch mode parses millions of these: split and trim on bytes, not through Foundation.
+        let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "," || $0 == "，" })
+        guard parts.count == 2, let lng = Self.decimal(parts[0]), let lat = Self.decimal(parts[1]) else {
+            let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+            throw .invalidArgument(name: "location", reason: "'\(shown)' is not LNG,LAT (two decimal numbers, longitude first, e.g. 116.397477,39.908692)")
+        }
+        let c = Coordinate(longitude: lng, latitude: lat)
+        guard c.isValid else { throw .invalidArgument(name: "location", reason: c.invalidReason) }
+        self = c
+    }
+
+    /// A decimal number with optional surrounding spaces or tabs.
+    private static func decimal(_ s: Substring) -> Double? {
+        var t = s
+        while let f = t.first, f == " " || f == "\t" { t = t.dropFirst() }
+        while let l = t.last, l == " " || l == "\t" { t = t.dropLast() }
+        return plainDecimal(t)
+    }
+
+    /// A number written as decimal digits with an optional sign, point and exponent: `Double`'s
+    /// own parser also takes hexadecimal (`0x1p7` is 128), `nan`, `inf`, and stops at a NUL
+    /// byte (`30\0junk` is 30), none of which is a coordinate someone meant.
+    package static func plainDecimal<S: StringProtocol>(_ text: S) -> Double? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2B || $0 == 0x2D || $0 == 0x65 || $0 == 0x45 })
+        else { return nil }
+        return Double(text)
+    }
+}
+
+extension Coordinate {
+    /// Parses one line of UTF-8 as `init(parsing:)` parses its text, without making a `String`
+    /// of it: batch mode reads millions of lines. Takes only the plain form (ASCII, one `,`,
+    /// spaces or tabs around the numbers) and gives exactly the coordinate `init(parsing:)`
+    /// gives for it; nil for anything else, valid or not, so that `init(parsing:)` decides
+    /// (and says what is wrong).
+    public init?(parsingPlainUTF8 bytes: UnsafeBufferPointer<UInt8>) {
+        var comma = -1
+        for (i, b) in bytes.enumerated() {
+            if b == 0x2C {
+                if comma >= 0 { return nil }
+                comma = i
+            } else if !(Self.isDecimalByte(b) || b == 0x20 || b == 0x09) {
+                return nil
+            }
+        }
+        guard comma >= 0,
+              let lng = Self.trimmedDecimal(UnsafeBufferPointer(rebasing: bytes[..<comma])),
+              let lat = Self.trimmedDecimal(UnsafeBufferPointer(rebasing: bytes[(comma + 1)...]))
+        else { return nil }
+        let c = Coordinate(longitude: lng, latitude: lat)
+        guard c.isValid else { return nil }
+        self = c
+    }
+
+    /// A digit, point, sign or exponent mark: the bytes `plainDecimal` takes.
+    private static func isDecimalByte(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || b == 0x2E || b == 0x2B || b == 0x2D || b == 0x65 || b == 0x45
+    }
+
+    /// `decimal(_:)` on bytes: surrounding spaces and tabs trimmed, then `plainDecimal`.
+    private static func trimmedDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        var lo = 0, hi = bytes.count
+        while lo < hi, bytes[lo] == 0x20 || bytes[lo] == 0x09 { lo += 1 }
+        while hi > lo, bytes[hi - 1] == 0x20 || bytes[hi - 1] == 0x09 { hi -= 1 }
+        guard lo < hi else { return nil }
+        for i in lo..<hi where !isDecimalByte(bytes[i]) { return nil }
+        // Up to 15 bytes make a small string, stored inline: no allocation. Same parser as
+        // `plainDecimal` on text, so the same value.
+        return Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[lo..<hi]), as: UTF8.self))
+    }
+}

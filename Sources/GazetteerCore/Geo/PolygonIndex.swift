@@ -1,0 +1,200 @@
+import Foundation
+
+/// Flattened, allocation-free search structure for point-in-polygon tests.
+///
+/// Reverse geocoding tests a point against several district boundaries of thousands of
+/// vertices each, so a plain scan of every edge would dominate the query. Each ring is cut into
+/// horizontal bands and each band lists only the edges whose latitude span meets it; a query
+/// then looks at the few edges that can cross the horizontal ray through the point, after
+/// rejecting whole polygons and rings by their bounding boxes. Everything is stored in flat
+/// arrays of plain values so the structure is `Sendable` and cheap to copy.
+package struct PolygonIndex: Sendable {
+    package struct Ring: Sendable {
+        package var minX: Double, minY: Double, maxX: Double, maxY: Double
+        /// Bands per unit of latitude (bandCount / height); 0 when the ring is flat.
+        package var invBandHeight: Double
+        package var bandCount: Int32
+        /// Index into `bandStarts` of this ring's first band; the ring owns bandCount + 1 entries.
+        package var bandBase: Int32
+        /// Range of this ring's points in `xs` / `ys`; the ring is stored closed.
+        package var pointStart: Int32, pointEnd: Int32
+    }
+
+    package struct Part: Sendable {
+        package var minX: Double, minY: Double, maxX: Double, maxY: Double
+        package var ringStart: Int32, ringEnd: Int32
+    }
+
+    private(set) var xs: [Double] = []
+    private(set) var ys: [Double] = []
+    private(set) var rings: [Ring] = []
+    private(set) var parts: [Part] = []
+    /// CSR offsets into `edges`, per band of every ring.
+    private(set) var bandStarts: [Int32] = []
+    /// Edge `k` is the segment from point `k` to point `k + 1`.
+    private(set) var edges: [Int32] = []
+    private(set) var bounds: BoundingBox = .empty
+
+    /// Roughly how many edges a band should hold on average.
+    private static let edgesPerBand = 4
+    private static let maxBands = 1 << 16
+
+    package init(polygons: [Polygon]) {
+        let pointCount = polygons.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count + 1 } }
+        xs.reserveCapacity(pointCount)
+        ys.reserveCapacity(pointCount)
+        edges.reserveCapacity(pointCount + pointCount / 4)
+        var counts: [Int32] = []
+
+        for polygon in polygons {
+            var part = Part(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity,
+                            ringStart: Int32(rings.count), ringEnd: Int32(rings.count))
+            for points in polygon.rings {
+                let start = xs.count
+                var minX = Double.infinity, minY = Double.infinity
+                var maxX = -Double.infinity, maxY = -Double.infinity
+                for p in points {
+                    xs.append(p.longitude)
+                    ys.append(p.latitude)
+                    minX = Swift.min(minX, p.longitude); maxX = Swift.max(maxX, p.longitude)
+                    minY = Swift.min(minY, p.latitude); maxY = Swift.max(maxY, p.latitude)
+                }
+                // Close the ring internally so edge k -> k + 1 covers every side.
+                if let first = points.first, let last = points.last, first != last {
+                    xs.append(first.longitude)
+                    ys.append(first.latitude)
+                }
+                let end = xs.count
+                let edgeCount = Swift.max(0, end - start - 1)
+                let height = maxY - minY
+                var bandCount = 1
+                if height > 0 && height.isFinite && edgeCount > 0 {
+                    // An edge is listed in every band its latitude span meets, so about
+                    // edgeCount + Σ|Δy| / bandHeight entries in all. Spiky rings would blow that
+                    // up: cap the bands so the index stays within ~4 entries per edge.
+                    var totalDy = 0.0
+                    for k in start..<(end - 1) { totalDy += abs(ys[k + 1] - ys[k]) }
+                    let bySize = edgeCount / Self.edgesPerBand
+                    let byMemory = totalDy > 0 ? Double(3 * edgeCount) * height / totalDy : Double(Self.maxBands)
+                    bandCount = Swift.max(1, Swift.min(bySize, Self.maxBands, Int(Swift.min(byMemory, Double(Self.maxBands)))))
+                }
+                let invBandHeight = height > 0 && height.isFinite ? Double(bandCount) / height : 0
+
+                @inline(__always) func band(_ y: Double) -> Int {
+                    let b = (y - minY) * invBandHeight
+                    guard b > 0 else { return 0 }            // also catches NaN
+                    return b >= Double(bandCount - 1) ? bandCount - 1 : Int(b)
+                }
+
+                // Count, then fill (CSR): edges whose latitude span meets each band.
+                counts.removeAll(keepingCapacity: true)
+                counts.append(contentsOf: repeatElement(0, count: bandCount + 1))
+                if edgeCount > 0 {
+                    for k in start..<(end - 1) where ys[k] != ys[k + 1] {
+                        let lo = band(Swift.min(ys[k], ys[k + 1]))
+                        let hi = band(Swift.max(ys[k], ys[k + 1]))
+                        for b in lo...hi { counts[b + 1] += 1 }
+                    }
+                }
+                for b in 0..<bandCount { counts[b + 1] += counts[b] }
+                let base = bandStarts.count
+                let edgeBase = Int32(edges.count)
+                for b in 0...bandCount { bandStarts.append(edgeBase + counts[b]) }
+                edges.append(contentsOf: repeatElement(0, count: Int(counts[bandCount])))
+                if edgeCount > 0 {
+                    for k in start..<(end - 1) where ys[k] != ys[k + 1] {
+                        let lo = band(Swift.min(ys[k], ys[k + 1]))
+                        let hi = band(Swift.max(ys[k], ys[k + 1]))
+                        for b in lo...hi {
+                            edges[Int(edgeBase + counts[b])] = Int32(k)
+                            counts[b] += 1
+                        }
+                    }
+                }
+
+                rings.append(Ring(minX: minX, minY: minY, maxX: maxX, maxY: maxY,
+                                  invBandHeight: invBandHeight, bandCount: Int32(bandCount),
+                                  bandBase: Int32(base), pointStart: Int32(start), pointEnd: Int32(end)))
+                part.minX = Swift.min(part.minX, minX); part.maxX = Swift.max(part.maxX, maxX)
+                part.minY = Swift.min(part.minY, minY); part.maxY = Swift.max(part.maxY, maxY)
+            }
+            part.ringEnd = Int32(rings.count)
+            parts.append(part)
+            if part.minX <= part.maxX && part.minY <= part.maxY {
+                bounds = bounds.union(BoundingBox(minLongitude: part.minX, minLatitude: part.minY,
+                                                  maxLongitude: part.maxX, maxLatitude: part.maxY))
+            }
+        }
+    }
+
+    /// Even-odd test per polygon; true if any polygon contains the point.
+    package func contains(longitude x: Double, latitude y: Double) -> Bool {
+        guard x >= bounds.minLongitude, x <= bounds.maxLongitude,
+              y >= bounds.minLatitude, y <= bounds.maxLatitude else { return false }
+        return parts.withUnsafeBufferPointer { parts in
+            rings.withUnsafeBufferPointer { rings in
+                bandStarts.withUnsafeBufferPointer { bandStarts in
+                    edges.withUnsafeBufferPointer { edges in
+                        xs.withUnsafeBufferPointer { xs in
+                            ys.withUnsafeBufferPointer { ys in
+                                for part in parts {
+                                    if x < part.minX || x > part.maxX || y < part.minY || y > part.maxY { continue }
+                                    var inside = false
+                                    for r in Int(part.ringStart)..<Int(part.ringEnd) {
+                                        let ring = rings[r]
+                                        // Outside a ring's box the ray crosses it an even number of times.
+                                        if x < ring.minX || x > ring.maxX || y < ring.minY || y > ring.maxY { continue }
+                                        var b = Int((y - ring.minY) * ring.invBandHeight)
+                                        if b >= Int(ring.bandCount) { b = Int(ring.bandCount) - 1 }
+                                        let from = Int(bandStarts[Int(ring.bandBase) + b])
+                                        let to = Int(bandStarts[Int(ring.bandBase) + b + 1])
+                                        for e in from..<to {
+                                            let i = Int(edges[e])
+                                            let yi = ys[i], yj = ys[i + 1]
+                                            if (yi > y) != (yj > y) {
+                                                let xi = xs[i], xj = xs[i + 1]
+                                                if x < (xj - xi) * (y - yi) / (yj - yi) + xi { inside.toggle() }
+                                            }
+                                        }
+                                    }
+                                    if inside { return true }
+                                }
+                                return false
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Distance in metres from the point to the nearest edge, in an equirectangular projection
+    /// centred on the point (accurate to well under 1 % within a few hundred kilometres).
+    package func distanceToBoundary(longitude: Double, latitude: Double) -> Double {
+        let metresPerDegree = Coordinate.earthRadius * Double.pi / 180
+        let kx = metresPerDegree * cos(latitude * Double.pi / 180)
+        let ky = metresPerDegree
+        var best = Double.infinity
+        for ring in rings {
+            let start = Int(ring.pointStart), end = Int(ring.pointEnd)
+            if end - start == 1 {
+                let dx = (xs[start] - longitude) * kx, dy = (ys[start] - latitude) * ky
+                best = Swift.min(best, (dx * dx + dy * dy).squareRoot())
+                continue
+            }
+            guard end - start >= 2 else { continue }
+            for k in start..<(end - 1) {
+                let ax = (xs[k] - longitude) * kx, ay = (ys[k] - latitude) * ky
+                let bx = (xs[k + 1] - longitude) * kx, by = (ys[k + 1] - latitude) * ky
+                let dx = bx - ax, dy = by - ay
+                let len2 = dx * dx + dy * dy
+                // Project the origin (the query point) onto segment a-b.
+                var t = len2 > 0 ? -(ax * dx + ay * dy) / len2 : 0
+                t = Swift.min(1, Swift.max(0, t))
+                let px = ax + t * dx, py = ay + t * dy
+                best = Swift.min(best, (px * px + py * py).squareRoot())
+            }
+        }
+        return best
+    }
+}

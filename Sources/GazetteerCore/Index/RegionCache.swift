@@ -1,0 +1,286 @@
+import GazetteerSQLite
+import GazetteerSupport
+
+/// Regions, their decoded boundaries and town centres, loaded on first use and kept: a
+/// reverse geocode then costs an R*Tree look-up and a few point-in-polygon tests, not a
+/// decode of thousands of vertices. Shared by all of a repository's threads.
+package final class RegionCache: Sendable {
+    package struct Entry: Sendable {
+        package var code: Int64
+        package var parent: Int64?
+        package var level: RegionLevel
+        package var name: String
+        package var shortName: String?
+        package var pinyin: String?
+        package var citycode: String?
+        package var center: Coordinate?
+        package var centerApproximate: Bool
+        package var boundingBox: BoundingBox?
+        package var hasBoundary: Bool
+    }
+
+    package struct TownCentre: Sendable {
+        package var code: Int64
+        package var center: Coordinate
+    }
+
+    /// Everything cached, with the data generation it was read from, behind one lock so a
+    /// query never mixes generations (see `validate`).
+    private struct State {
+        /// The newest `data_generation` a query has seen: the one the cached data comes from.
+        var generation: Int64?
+        /// The generation each connection's current read transaction sees.
+        var snapshots: [ObjectIdentifier: Int64] = [:]
+        var entries: [Int64: Entry] = [:]
+        /// Boxed: a reverse geocode tests a few shapes per point, and copying a bare
+        /// `MultiPolygon` out of the dictionary retains and releases each of its arrays.
+        var shapes: [Int64: Shape] = [:]
+        /// The finished address of each deepest region, per coordinate system (see `placed`).
+        var placed: [PlacedKey: Placed] = [:]
+        /// Towns as public regions, per coordinate system (see `townRegion`).
+        var townRegions: [PlacedKey: Region] = [:]
+        var towns: [Int64: [TownCentre]] = [:]
+        var grid: RegionGrid?
+        /// Which grid cells hold POIs, once batches have asked enough to be worth loading it.
+        var poiCells: POICells?
+        /// Points reverse geocoded in batches (see `notePOIBatch`).
+        var batchPoints = 0
+
+        /// Whether a query on this connection may read and fill the cache: only when its
+        /// snapshot is of the cached generation. (A connection that never validated, such as
+        /// the importer's, owns its cache and always may.)
+        func serves(_ db: Connection) -> Bool {
+            guard let seen = snapshots[ObjectIdentifier(db)] else { return true }
+            return seen == generation
+        }
+    }
+
+    private let state = ReadMostly(State())
+
+    package init() {}
+
+    /// Notes which data generation `db`'s read transaction sees, and forgets everything cached
+    /// when that generation is newer than the cache's: another process or connection imported
+    /// in the meantime. Called at the start of every query, inside its read transaction.
+    ///
+    /// A query that began before an import committed still sees the older data; it neither
+    /// reads the cache (which may by then hold newer regions) nor fills it (which would hand
+    /// its old regions to the queries after the import): it reads the database directly.
+    package func validate(_ db: Connection) throws {
+        let current: Int64
+        switch try db.scalar("SELECT value FROM meta WHERE key = 'data_generation'") {
+        case .text(let t): current = Int64(t) ?? 0
+        case .integer(let n): current = n
+        default: current = 0
+        }
+        state.write { s in
+            s.snapshots[ObjectIdentifier(db)] = current
+            guard s.generation.map({ current > $0 }) ?? true else { return }
+            if s.generation != nil {
+                s.entries.removeAll()
+                s.shapes.removeAll()
+                s.placed.removeAll()
+                s.townRegions.removeAll()
+                s.towns.removeAll()
+                s.grid = nil
+                s.poiCells = nil
+                s.batchPoints = 0
+            }
+            s.generation = current
+        }
+    }
+
+    /// The cached value `get` finds, if `db` may use the cache.
+    private func cached<T>(_ db: Connection, _ get: (State) -> T?) -> T? {
+        state.read { s in s.serves(db) ? get(s) : nil }
+    }
+
+    /// Keeps a value read through `db`, if `db` may fill the cache.
+    private func keep(_ db: Connection, _ put: (inout State) -> Void) {
+        state.write { s in if s.serves(db) { put(&s) } }
+    }
+
+    /// The regions whose bounding box meets `b`, deepest level first.
+    package func candidates(_ b: BoundingBox, _ db: Connection) throws -> [(code: Int64, level: Int)] {
+        if let g = cached(db, { $0.grid }) { return g.candidates(b) }
+        let loaded = try RegionGrid(loading: db)
+        keep(db) { $0.grid = loaded }
+        return loaded.candidates(b)
+    }
+
+    /// Notes `count` more points reverse geocoded in a batch, and loads the POI cells once
+    /// the batches have made them worth it: loading reads every POI's R*Tree box once (a
+    /// fraction of a microsecond each), and saves an R*Tree query of several microseconds on
+    /// each point with no POI near. After one point per 16 POIs the load has paid for itself
+    /// where most points are far from POIs, and costs little where none is. Lone queries never
+    /// load them, so they never pay the load.
+    ///
+    /// One thread loads while the others go on with the R*Tree (the load is claimed by setting
+    /// `batchPoints` to -1), and a load that fails only leaves the cells out: they are a
+    /// speed-up, never a reason for a batch to fail.
+    package func notePOIBatch(_ count: Int, _ db: Connection) {
+        guard let seen = state.write({ s -> Int? in
+            guard s.serves(db), s.poiCells == nil, s.batchPoints >= 0 else { return nil }
+            s.batchPoints += count
+            return s.batchPoints
+        }) else { return }
+        let pois: Int64
+        switch try? db.scalar("SELECT max(rowid) FROM poi") {
+        case .integer(let n)?: pois = n
+        default: pois = 0
+        }
+        guard Int64(seen) * 16 >= pois else { return }
+        let claimed = state.write { s -> Bool in
+            guard s.serves(db), s.poiCells == nil, s.batchPoints >= 0 else { return false }
+            s.batchPoints = -1
+            return true
+        }
+        guard claimed, let cells = try? POICells(loading: db) else { return }
+        keep(db) { $0.poiCells = cells }
+    }
+
+    /// False only when no POI's R*Tree box meets `b`, as far as the POI cells know; true
+    /// whenever they are not loaded (or not for `db`'s snapshot).
+    package func mayHavePOIs(in b: BoundingBox, _ db: Connection) -> Bool {
+        cached(db, { $0.poiCells })?.mayHold(b) ?? true
+    }
+
+    package static let selectColumns = """
+        code, parent, level, name, short_name, pinyin, citycode, lng, lat, center_approx,
+        min_lng, min_lat, max_lng, max_lat, boundary IS NOT NULL
+        """
+
+    package static func entry(from s: Statement, offset: Int32 = 0) -> Entry {
+        let o = offset
+        var box: BoundingBox?
+        if !s.isNull(o + 10) {
+            box = BoundingBox(minLongitude: s.double(o + 10), minLatitude: s.double(o + 11),
+                              maxLongitude: s.double(o + 12), maxLatitude: s.double(o + 13))
+        }
+        var center: Coordinate?
+        if !s.isNull(o + 7) { center = Coordinate(longitude: s.double(o + 7), latitude: s.double(o + 8)) }
+        return Entry(
+            code: s.int64(o), parent: s.optionalInt64(o + 1), level: RegionLevel(rawValue: s.int(o + 2)) ?? .town,
+            name: s.text(o + 3), shortName: s.optionalText(o + 4), pinyin: s.optionalText(o + 5),
+            citycode: s.optionalText(o + 6), center: center, centerApproximate: s.int(o + 9) != 0,
+            boundingBox: box, hasBoundary: s.int(o + 14) != 0)
+    }
+
+    package func entry(_ code: Int64, _ db: Connection) throws -> Entry? {
+        if let e = cached(db, { $0.entries[code] }) { return e }
+        guard let e = try db.prepare("SELECT \(Self.selectColumns) FROM region WHERE code = ?")
+            .first([.integer(code)], { Self.entry(from: $0) })
+        else { return nil }
+        keep(db) { $0.entries[code] = e }
+        return e
+    }
+
+    package final class Shape: Sendable {
+        package let polygon: MultiPolygon
+        package init(_ polygon: MultiPolygon) { self.polygon = polygon }
+
+        /// `polygon.contains(p)`, reading the polygon in place: called on the shape held by
+        /// the cache, it would otherwise be copied (every array retained and released).
+        package func contains(_ p: Coordinate) -> Bool { polygon.contains(p) }
+    }
+
+    package func shape(_ code: Int64, _ db: Connection) throws -> MultiPolygon? {
+        try boxedShape(code, db)?.polygon
+    }
+
+    package func boxedShape(_ code: Int64, _ db: Connection) throws -> Shape? {
+        if let s = cached(db, { $0.shapes[code] }) { return s }
+        guard let blob = try db.prepare("SELECT boundary FROM region WHERE code = ?").first([.integer(code)], { $0.optionalBlob(0) }) ?? nil
+        else { return nil }
+        let shape = Shape(try MultiPolygon(encoded: blob))
+        keep(db) { $0.shapes[code] = shape }
+        return shape
+    }
+
+    package struct PlacedKey: Hashable {
+        package var code: Int64
+        package var system: CoordinateSystem
+    }
+
+    /// The address of a point whose deepest region is `code`, without the nearest town that
+    /// reverse geocoding may add: the same for every point there, so built once (a few
+    /// microseconds of look-ups, string conversions and joins) and kept.
+    package final class Placed: Sendable {
+        /// Empty when the region is unknown.
+        package let address: Address
+        package let formatted: String
+        /// The deepest region is a city or district, so the nearest town centre may be added.
+        package let wantsTown: Bool
+        package init(address: Address, formatted: String, wantsTown: Bool) {
+            (self.address, self.formatted, self.wantsTown) = (address, formatted, wantsTown)
+        }
+    }
+
+    /// The address of region `code` and the regions above it, as `region(_:system:)` gives them.
+    package func placed(_ code: Int64, system: CoordinateSystem, _ db: Connection) throws -> Placed {
+        let key = PlacedKey(code: code, system: system)
+        if let p = cached(db, { $0.placed[key] }) { return p }
+        var address = Address.empty
+        var wantsTown = false
+        if let entry = try entry(code, db) {
+            let chain = try lineage(entry, db)
+            address.country = "中国"
+            for e in chain { address.fill(region(e, system: system)) }
+            wantsTown = entry.level != .town && entry.level >= .city
+        }
+        let p = Placed(address: address, formatted: address.formatted, wantsTown: wantsTown)
+        keep(db) { $0.placed[key] = p }
+        return p
+    }
+
+    /// Town `code` as `region(_:system:)` gives it; nil when it is unknown.
+    package func townRegion(_ code: Int64, system: CoordinateSystem, _ db: Connection) throws -> Region? {
+        let key = PlacedKey(code: code, system: system)
+        if let r = cached(db, { $0.townRegions[key] }) { return r }
+        guard let e = try entry(code, db) else { return nil }
+        let r = region(e, system: system)
+        keep(db) { $0.townRegions[key] = r }
+        return r
+    }
+
+    /// `e` and the regions above it, province first.
+    package func lineage(_ e: Entry, _ db: Connection) throws -> [Entry] {
+        var chain = [e]
+        var next = e.parent
+        while let code = next, let p = try entry(code, db) {
+            chain.insert(p, at: 0)
+            next = p.parent
+        }
+        return chain
+    }
+
+    /// Towns under `parent` that have a centre.
+    package func townCentres(under parent: Int64, _ db: Connection) throws -> [TownCentre] {
+        if let t = cached(db, { $0.towns[parent] }) { return t }
+        let list = try db.prepare("SELECT code, lng, lat FROM region WHERE parent = ? AND level = 3 AND lng IS NOT NULL")
+            .rows([.integer(parent)]) { TownCentre(code: $0.int64(0), center: Coordinate(longitude: $0.double(1), latitude: $0.double(2))) }
+        keep(db) { $0.towns[parent] = list }
+        return list
+    }
+
+    /// The public form of a cached region, with its centre in the caller's system.
+    package func region(_ e: Entry, system: CoordinateSystem) -> Region {
+        Region(
+            code: String(e.code), level: e.level, name: e.name, shortName: e.shortName, pinyin: e.pinyin,
+            citycode: e.citycode, parentCode: e.parent.map(String.init),
+            center: e.center.map { $0.converted(from: .gcj02, to: system) }, centerIsApproximate: e.centerApproximate,
+            boundingBox: e.boundingBox)
+    }
+}
+
+extension Address {
+    /// Puts `r` at its level.
+    package mutating func fill(_ r: Region) {
+        switch r.level {
+        case .province: province = r
+        case .city: city = r
+        case .district: district = r
+        case .town: town = r
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import GazetteerSQLite
+
+/// Finds the regions a point lies in: the region R*Tree's boxes (held in memory as a
+/// `RegionGrid`) give the regions whose bounding box holds the point, an exact
+/// point-in-polygon test picks the deepest one, and the parent links give the rest, so
+/// province, city and district can never disagree with each other.
+package struct RegionLocator {
+    package let cache: RegionCache
+    package let db: Connection
+
+    package init(cache: RegionCache, db: Connection) {
+        self.cache = cache
+        self.db = db
+    }
+
+    /// How far outside every simplified boundary a point may be and still be placed in the
+    /// nearest region: covers slivers between neighbouring simplified boundaries (29 m) but
+    /// not the open sea.
+    package static let slack = 60.0
+
+    /// The regions whose bounding box meets `b`, deepest level first.
+    private func candidates(_ b: BoundingBox) throws -> [(code: Int64, level: Int)] {
+        try cache.candidates(b, db)
+    }
+
+    /// Farthest a town centre may be from a point and still name its town. Towns (乡镇街道) are a
+    /// few kilometres across; past this the nearest known centre is more likely another town's
+    /// than the point's own, and no town is better than a wrong one.
+    package static let townReach = 5_000.0
+
+    /// The town under `parent` whose (approximate) centre is nearest to `p`, within `townReach`.
+    package func nearestTown(under parent: Int64, to p: Coordinate) throws -> RegionCache.Entry? {
+        guard let code = try nearestTownCode(under: parent, to: p) else { return nil }
+        return try cache.entry(code, db)
+    }
+
+    /// The code of the town `nearestTown(under:to:)` finds.
+    package func nearestTownCode(under parent: Int64, to p: Coordinate) throws -> Int64? {
+        let towns = try cache.townCentres(under: parent, db)
+        // Equirectangular distance ranks as the great circle does at town scale, without trigonometry per town.
+        let k = cos(p.latitude * .pi / 180)
+        func d2(_ c: Coordinate) -> Double {
+            let x = (c.longitude - p.longitude) * k, y = c.latitude - p.latitude
+            return x * x + y * y
+        }
+        guard let nearest = towns.min(by: { d2($0.center) < d2($1.center) }),
+              nearest.center.distance(to: p) <= Self.townReach
+        else { return nil }
+        return nearest.code
+    }
+
+    /// Whether region `code` lies inside region `ancestor` of `level`, by its code's digits.
+    package static func isWithin(_ code: Int64, _ ancestor: Int64, level: Int) -> Bool {
+        let digits = [2, 4, 6, 12][level]
+        return String(code).prefix(digits) == String(ancestor).prefix(digits)
+    }
+
+    /// The address of a GCJ-02 point.
+    package func locate(_ p: Coordinate) throws -> (chain: [RegionCache.Entry], townApproximate: Bool) {
+        guard let deepest = try deepest(p) else { return ([], false) }
+        guard let entry = try cache.entry(deepest, db) else { return ([], false) }
+        var chain = try cache.lineage(entry, db)
+        var approximate = false
+        if let last = chain.last, last.level != .town, last.level >= .city, let town = try nearestTown(under: last.code, to: p) {
+            chain.append(town)
+            approximate = true
+        }
+        return (chain, approximate)
+    }
+
+    /// The address of a GCJ-02 point, as `locate` finds it, in the caller's system: the parts
+    /// that depend only on the deepest region are built once per region and kept (see
+    /// `RegionCache.Placed`), so a point costs its point-in-polygon tests and little else.
+    package func address(_ p: Coordinate, system: CoordinateSystem) throws -> (address: Address, formatted: String) {
+        guard let deepest = try deepest(p) else { return (.empty, "") }
+        let placed = try cache.placed(deepest, system: system, db)
+        guard placed.wantsTown, let code = try nearestTownCode(under: deepest, to: p),
+              let town = try cache.townRegion(code, system: system, db)
+        else { return (placed.address, placed.formatted) }
+        var address = placed.address
+        address.town = town
+        address.townIsApproximate = true
+        return (address, placed.formatted + town.name)
+    }
+
+    /// The code of the deepest region holding `p` (or, in a sliver, nearest it): see `locate`.
+    package func deepest(_ p: Coordinate) throws -> Int64? {
+        let point = BoundingBox(minLongitude: p.longitude, minLatitude: p.latitude, maxLongitude: p.longitude, maxLatitude: p.latitude)
+        var found: (code: Int64, level: Int)?
+        for c in try candidates(point) {
+            if let shape = try cache.boxedShape(c.code, db), shape.contains(p) { found = c; break }
+        }
+        if (found?.level ?? -1) < RegionLevel.district.rawValue {
+            // Above district level only (or nowhere): the point may sit in a sliver between two
+            // simplified district boundaries. Take the nearest deeper region within the slack,
+            // inside what was found; a city without districts (东莞) finds none and stays.
+            var best: (code: Int64, level: Int, distance: Double)?
+            for c in try candidates(BoundingBox.around(p, radius: Self.slack)) where c.level > (found?.level ?? -1) {
+                if let f = found, !Self.isWithin(c.code, f.code, level: f.level) { continue }
+                guard let shape = try cache.boxedShape(c.code, db)?.polygon else { continue }
+                let d = shape.contains(p) ? 0 : shape.distanceToBoundary(from: p)
+                if d <= Self.slack, best == nil || (c.level, -d) > (best!.level, -best!.distance) { best = (c.code, c.level, d) }
+            }
+            if let best { found = (best.code, best.level) }
+        }
+        return found?.code
+    }
+}

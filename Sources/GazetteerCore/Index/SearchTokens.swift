@@ -1,0 +1,185 @@
+import GazetteerSQLite
+
+/// The tokens written to and asked of the FTS5 tables (see schema.sql). Chinese is indexed as
+/// overlapping character bigrams plus single characters, so any substring of a name, even of
+/// one or two characters, is found by an index look-up; user text only ever reaches MATCH as
+/// quoted tokens made here, never as FTS5 syntax.
+package enum SearchTokens {
+    /// A run of text of one kind.
+    private enum Run {
+        case han([Unicode.Scalar])
+        case word(String)
+    }
+
+    package static func isHan(_ u: Unicode.Scalar) -> Bool {
+        switch u.value {
+        case 0x3007, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x323AF: true
+        default: false
+        }
+    }
+
+    /// Splits text into Han runs and lower-cased Latin/digit words; everything else
+    /// (punctuation, spaces, FTS5 operators) separates. Full-width letters and digits count
+    /// as their ASCII forms.
+    private static func runs(_ text: String) -> [Run] {
+        var result: [Run] = []
+        var han: [Unicode.Scalar] = []
+        var word = ""
+        func flush() {
+            if !han.isEmpty { result.append(.han(han)); han.removeAll() }
+            if !word.isEmpty { result.append(.word(word)); word = "" }
+        }
+        for var u in text.unicodeScalars {
+            if (0xFF10...0xFF19).contains(u.value) || (0xFF21...0xFF3A).contains(u.value) || (0xFF41...0xFF5A).contains(u.value) {
+                u = Unicode.Scalar(u.value - 0xFEE0)!
+            }
+            if isHan(u) {
+                if !word.isEmpty { flush() }
+                han.append(u)
+            } else if u.properties.isAlphabetic || u.properties.numericType != nil {
+                if !han.isEmpty { flush() }
+                word += String(u).lowercased()
+            } else {
+                flush()
+            }
+        }
+        flush()
+        return result
+    }
+
+    private static func bigrams(_ han: [Unicode.Scalar]) -> [String] {
+        if han.count == 1 { return [String(han[0])] }
+        return (0..<(han.count - 1)).map { String(han[$0]) + String(han[$0 + 1]) }
+    }
+
+    /// Tokens for the `grams` and `chars` columns of one or more names. Written straight into
+    /// two strings (no token arrays): the importer calls this for every POI.
+    package static func index(_ texts: [String?]) -> (grams: String, chars: String) {
+        var grams = ""
+        var chars = ""
+        func token(_ out: inout String, _ t: String) {
+            if !out.isEmpty { out.append(" ") }
+            out.append(t)
+        }
+        for text in texts.compactMap({ $0 }) {
+            var previousHan: Unicode.Scalar?
+            var runLength = 0
+            var word = ""
+            func endRun() {
+                if runLength == 1, let p = previousHan { token(&grams, String(p)) }
+                previousHan = nil
+                runLength = 0
+                if !word.isEmpty { token(&grams, word); word = "" }
+            }
+            for var u in text.unicodeScalars {
+                if (0xFF10...0xFF19).contains(u.value) || (0xFF21...0xFF3A).contains(u.value) || (0xFF41...0xFF5A).contains(u.value) {
+                    u = Unicode.Scalar(u.value - 0xFEE0)!
+                }
+                if isHan(u) {
+                    if !word.isEmpty { token(&grams, word); word = "" }
+                    if let p = previousHan {
+                        var pair = String(p)
+                        pair.unicodeScalars.append(u)
+                        token(&grams, pair)
+                    }
+                    token(&chars, String(u))
+                    previousHan = u
+                    runLength += 1
+                } else if u.properties.isAlphabetic || u.properties.numericType != nil {
+                    if previousHan != nil {
+                        if runLength == 1 { token(&grams, String(previousHan!)) }
+                        previousHan = nil
+                        runLength = 0
+                    }
+                    if u.isASCII { word.unicodeScalars.append(Unicode.Scalar(UInt8(ascii: u) | (u.value >= 65 && u.value <= 90 ? 0x20 : 0))) }
+                    else { word += String(u).lowercased() }
+                } else {
+                    endRun()
+                }
+            }
+            endRun()
+        }
+        return (grams, chars)
+    }
+
+    /// The `region_fts` columns (grams, chars, pinyin) of a region row: what the importer
+    /// writes and `gazetteer check` recomputes, from this one definition.
+    package static func regionRow(name: String, shortName: String?, pinyin: String?) -> [SQLiteValue] {
+        let t = index([name, shortName])
+        return [.text(t.grams), .text(t.chars), .text(Self.pinyin(pinyin, name: name, shortName: shortName))]
+    }
+
+    /// The `poi_fts` columns (grams, chars, address) of a POI row, as `regionRow` is for regions.
+    package static func poiRow(name: String?, address: String?) -> [SQLiteValue] {
+        let n = index([name])
+        return [.text(n.grams), .text(n.chars), .text(index([address]).grams)]
+    }
+
+    /// Tokens of the `pinyin` column: the syllables run together and their initials, with
+    /// and without the level's suffix (西湖区 → xihu, xh, xihuqu, xhq), so people can type
+    /// either.
+    package static func pinyin(_ pinyin: String?, name: String, shortName: String?) -> String {
+        guard let pinyin, !pinyin.isEmpty else { return "" }
+        let syllables = pinyin.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init)
+        guard !syllables.isEmpty else { return "" }
+        let full = syllables.joined()
+        let initials = String(syllables.compactMap(\.first))
+        var tokens = [full, initials]
+        if let shortName, name.hasPrefix(shortName), name != shortName {
+            let suffix = String(name.dropFirst(shortName.count))
+            if let s = suffixPinyin[suffix] {
+                tokens.append(full + s.joined())
+                tokens.append(initials + String(s.compactMap(\.first)))
+            }
+        }
+        return tokens.joined(separator: " ")
+    }
+
+    /// Pinyin of the suffixes that full names add to short names.
+    private static let suffixPinyin: [String: [String]] = [
+        "省": ["sheng"], "市": ["shi"], "区": ["qu"], "县": ["xian"], "镇": ["zhen"], "乡": ["xiang"],
+        "街道": ["jie", "dao"], "自治区": ["zi", "zhi", "qu"], "自治州": ["zi", "zhi", "zhou"],
+        "自治县": ["zi", "zhi", "xian"], "地区": ["di", "qu"], "盟": ["meng"], "旗": ["qi"],
+        "自治旗": ["zi", "zhi", "qi"], "林区": ["lin", "qu"], "特区": ["te", "qu"], "新区": ["xin", "qu"],
+        "民族乡": ["min", "zu", "xiang"], "苏木": ["su", "mu"], "特别行政区": ["te", "bie", "xing", "zheng", "qu"],
+    ]
+
+    /// Quotes a token for FTS5: inside double quotes everything is literal but `"`, doubled.
+    package static func quote(_ token: String) -> String {
+        "\"" + token.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// The FTS5 query for user text over the name columns, or nil when the text has nothing
+    /// searchable (only punctuation or spaces). A single Han character asks `chars`; anything
+    /// longer is a phrase of bigrams in `grams`; a trailing Latin word or single Han character
+    /// matches as a prefix.
+    package static func nameQuery(_ text: String) -> String? {
+        let parts = runs(text)
+        guard !parts.isEmpty else { return nil }
+        if parts.count == 1, case .han(let h) = parts[0], h.count == 1 {
+            return "chars : \(quote(String(h[0])))"
+        }
+        var tokens: [String] = []
+        var prefix = false
+        for (i, run) in parts.enumerated() {
+            let last = i == parts.count - 1
+            switch run {
+            case .han(let h):
+                tokens += bigrams(h)
+                prefix = last && h.count == 1
+            case .word(let w):
+                tokens.append(w)
+                prefix = last
+            }
+        }
+        return "grams : " + quote(tokens.joined(separator: " ")) + (prefix ? " *" : "")
+    }
+
+    /// The FTS5 query over the pinyin column, for text that is all Latin letters (spaces
+    /// allowed: "xi hu"), matched as a prefix; nil otherwise.
+    package static func pinyinQuery(_ text: String) -> String? {
+        let letters = text.lowercased().filter { !$0.isWhitespace && $0 != "'" }
+        guard !letters.isEmpty, letters.allSatisfy({ $0.isASCII && $0.isLetter }) else { return nil }
+        return "pinyin : \(quote(letters)) *"
+    }
+}

@@ -1,0 +1,58 @@
+import GazetteerCore
+
+/// How `Importer` treats its input.
+public struct ImportOptions: Sendable {
+    /// Replace the whole dataset (regions, boundaries, POIs) instead of merging by id.
+    public var replace = false
+    /// Import the valid rows and write the invalid ones, with reasons, to `rejectsPath`,
+    /// instead of refusing the whole import.
+    public var skipInvalid = false
+    /// Where `skipInvalid` writes rejected rows (CSV). Default: `gazetteer-rejects.csv`.
+    public var rejectsPath: String?
+    /// The text encoding of the input files.
+    public var encoding: TextEncoding = .utf8
+    /// The coordinate system of the input's coordinates; they are stored as GCJ-02.
+    public var coordinateSystem: CoordinateSystem = .gcj02
+    /// Recorded in the database's metadata, e.g. `seed-2026.04`.
+    public var datasetVersion: String?
+    /// Recorded in the database's metadata; default: the imported file names.
+    public var datasetSources: String?
+    /// Most errors listed before an all-or-nothing import gives up.
+    public var maxErrors = 50
+    /// POI files larger than this (in all) are indexed in bulk after the rows are in: the
+    /// R*Tree is rebuilt packed and the secondary indexes recreated, instead of row by row.
+    var bulkIndexBytes = 8 << 20
+
+    public init() {}
+}
+
+/// Where an import is, for progress bars.
+public struct ImportProgress: Sendable {
+    public var file: String
+    /// Rows read so far, over all files.
+    public var rows: Int
+    public var bytesDone: Int
+    public var bytesTotal: Int
+    public var elapsedSeconds: Double
+    /// True for the last report, once all rows are in.
+    public var finished: Bool
+}
+
+/// What an import did.
+public struct ImportSummary: Sendable, Codable, Equatable {
+    public struct Counts: Sendable, Codable, Equatable {
+        public var inserted = 0
+        public var updated = 0
+        public var unchanged = 0
+        public var total: Int { inserted + updated + unchanged }
+    }
+    public var regions = Counts()
+    public var boundaries = Counts()
+    public var pois = Counts()
+    public var rejected = 0
+    /// Where the rejects went, when any were written.
+    public var rejectsPath: String?
+    /// POIs whose district or town was worked out from the boundaries.
+    public var poisLocated = 0
+    public var seconds = 0.0
+}

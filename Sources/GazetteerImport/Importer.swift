@@ -1,0 +1,498 @@
+import Foundation
+import GazetteerCore
+import GazetteerSQLite
+
+/// Loads CSV files (docs/csv-formats.md) into a gazetteer database: regions first, then
+/// boundaries, then POIs, whatever order they are named in. Everything happens in one
+/// transaction with the R*Tree and FTS5 indexes, so an import either lands whole or leaves
+/// the database exactly as it was (unless `skipInvalid` asks to set bad rows aside).
+public final class Importer {
+    public let path: String
+    let db: Connection
+
+    /// Opens (creating if needed) the database at `path` for writing.
+    public init(path: String) throws(GazetteerError) {
+        self.path = path
+        db = try Schema.open(path: path, mode: .readWrite)
+    }
+
+    /// The CSV files named by `paths`: files as given, folders by their `*.csv` files (sorted).
+    public static func expand(_ paths: [String]) throws(ImportError) -> [String] {
+        var files: [String] = []
+        let fm = FileManager.default
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw ImportError(file: path, line: nil, column: nil, problem: .cannotRead("no such file or folder"))
+            }
+            if isDirectory.boolValue {
+                let names = (try? fm.contentsOfDirectory(atPath: path)) ?? []
+                let csvs = names.filter { $0.lowercased().hasSuffix(".csv") }.sorted()
+                if csvs.isEmpty {
+                    throw ImportError(file: path, line: nil, column: nil, problem: .cannotRead("the folder holds no .csv files"))
+                }
+                files += csvs.map { (path as NSString).appendingPathComponent($0) }
+            } else {
+                files.append(path)
+            }
+        }
+        return files
+    }
+
+    /// Imports `paths` (files or folders).
+    ///
+    /// - Throws: `ImportFailure` listing the bad rows (nothing changed), `ImportError` for a
+    ///   file that cannot be read at all, or `GazetteerError` for a database problem.
+    public func importFiles(
+        _ paths: [String], options: ImportOptions = ImportOptions(),
+        progress: ((ImportProgress) -> Void)? = nil
+    ) throws -> ImportSummary {
+        let started = Date()
+        let files = try Importer.expand(paths)
+        // Read every header before writing anything, so a wrong file fails at once.
+        var tables: [CSVTable] = []
+        for file in files { tables.append(try CSVTable(path: file, encoding: options.encoding)) }
+        tables.sort { ($0.format, $0.path) < ($1.format, $1.path) }
+
+        let run = ImportRun(db: db, options: options, tables: tables, progress: progress, started: started)
+        do {
+            try db.execute("PRAGMA cache_size = -131072")
+            var summary = try db.transaction { () throws -> ImportSummary in
+                try run.execute()
+                try run.finish(sources: options.datasetSources ?? files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))
+                return run.summary
+            }
+            summary.seconds = Date().timeIntervalSince(started)
+            try? db.execute("PRAGMA optimize")
+            return summary
+        } catch let error as SQLiteError {
+            run.discardRejects()
+            throw Schema.map(error, path: path)
+        } catch {
+            run.discardRejects()
+            throw error
+        }
+    }
+}
+
+/// The state of one import while it runs.
+private final class ImportRun {
+    let db: Connection
+    let options: ImportOptions
+    let tables: [CSVTable]
+    let progress: ((ImportProgress) -> Void)?
+    let started: Date
+    var summary = ImportSummary()
+    var errors: [ImportError] = []
+    var omittedErrors = 0
+    var rejects: RejectWriter?
+    var rowsRead = 0
+    var bytesBefore = 0
+    let bytesTotal: Int
+    var lastReport = Date.distantPast
+    /// Every region code with its level, for checking references from POIs.
+    var regionLevels: [Int64: RegionLevel] = [:]
+    /// POI rows with a rowid above this were inserted by this import.
+    var poiMark: Int64 = 0
+    /// Whether the POI indexes are built after the rows (see `ImportOptions.bulkIndexBytes`).
+    /// The index definitions recreated then must match schema.sql.
+    var bulk = false
+
+    /// Places POIs that come without district or town; made once the regions are in.
+    var locator: RegionLocator?
+
+    init(db: Connection, options: ImportOptions, tables: [CSVTable], progress: ((ImportProgress) -> Void)?, started: Date) {
+        self.db = db
+        self.options = options
+        self.tables = tables
+        self.progress = progress
+        self.started = started
+        bytesTotal = tables.reduce(0) { $0 + $1.reader.fileSize }
+    }
+
+    func execute() throws {
+        if options.replace { try clear() }
+        try importRegions(tables.filter { $0.format == .regions })
+        for table in tables where table.format == .boundaries { try importBoundaries(table) }
+        let poiTables = tables.filter { $0.format == .pois }
+        if !poiTables.isEmpty {
+            if case .integer(let m) = try db.scalar("SELECT coalesce(max(rowid), 0) FROM poi") { poiMark = m }
+            try db.execute("CREATE TEMP TABLE IF NOT EXISTS import_touched (rowid INTEGER PRIMARY KEY); DELETE FROM import_touched")
+            regionLevels = Dictionary(uniqueKeysWithValues: try db.prepare("SELECT code, level FROM region").rows {
+                ($0.int64(0), RegionLevel(rawValue: $0.int(1)) ?? .town)
+            })
+            // A big file is cheaper to index after the fact than row by row. (Small ones change
+            // nothing they need not: re-importing an unchanged file writes no byte.)
+            bulk = poiTables.reduce(0) { $0 + $1.reader.fileSize } > options.bulkIndexBytes
+            if bulk {
+                try db.execute("DROP INDEX IF EXISTS poi_name; DROP INDEX IF EXISTS poi_adcode")
+                // FTS5 flushes a segment each time its pending terms pass `hashsize`: bigger
+                // flushes, and no merging while rows stream in, then the default again.
+                try db.execute("INSERT INTO poi_fts (poi_fts, rank) VALUES ('hashsize', 67108864)")
+                try db.execute("INSERT INTO poi_fts (poi_fts, rank) VALUES ('automerge', 0)")
+            }
+            defer { if bulk { try? db.execute("INSERT INTO poi_fts (poi_fts, rank) VALUES ('automerge', 4)") } }
+            for table in poiTables { try importPOIs(table) }
+            if bulk {
+                try db.execute("CREATE INDEX poi_name ON poi (name); CREATE INDEX poi_adcode ON poi (adcode)")
+                try rebuildPOITree()
+            }
+        }
+        try failIfErrors()
+        report(file: tables.last?.path ?? "", finished: true)
+    }
+
+    func finish(sources: String) throws {
+        let set = try db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+        if let version = options.datasetVersion {
+            try set.run(["dataset_version", .text(version)])
+        } else if try db.scalar("SELECT value FROM meta WHERE key = 'dataset_version'") == .text("") {
+            try set.run(["dataset_version", "custom"])
+        }
+        try set.run(["dataset_sources", .text(sources)])
+        try set.run(["imported_at", .text(ISO8601DateFormatter().string(from: Date()))])
+        // Readers holding cached regions compare this to know the data changed under them.
+        let changed = [summary.regions, summary.boundaries, summary.pois].contains { $0.inserted + $0.updated > 0 } || options.replace
+        if changed { try db.execute("INSERT INTO meta (key, value) VALUES ('data_generation', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1") }
+        summary.rejectsPath = rejects?.path
+        try rejects?.close()
+    }
+
+    func discardRejects() { try? rejects?.close() }
+
+    private func clear() throws {
+        try db.execute("""
+            DELETE FROM poi; DELETE FROM poi_rtree; DELETE FROM category; INSERT INTO poi_fts (poi_fts) VALUES ('delete-all');
+            UPDATE region SET parent = NULL; DELETE FROM region; DELETE FROM region_rtree;
+            INSERT INTO region_fts (region_fts) VALUES ('delete-all');
+            """)
+    }
+
+    // MARK: Errors and progress
+
+    /// Records a row-level problem: with `skipInvalid` the row is set aside, otherwise the
+    /// import fails once enough errors are collected (at the end of the phase at the latest).
+    func reject(_ error: ImportError, fields: [String]?) throws {
+        if options.skipInvalid {
+            if rejects == nil { rejects = try RejectWriter(path: options.rejectsPath ?? "gazetteer-rejects.csv") }
+            try rejects!.write(error, fields: fields ?? [])
+            summary.rejected += 1
+            return
+        }
+        if errors.count < options.maxErrors { errors.append(error) } else { omittedErrors += 1 }
+        if errors.count >= options.maxErrors { throw ImportFailure(errors: errors, omitted: omittedErrors) }
+    }
+
+    func failIfErrors() throws {
+        if !errors.isEmpty { throw ImportFailure(errors: errors, omitted: omittedErrors) }
+    }
+
+    func rowDone(_ table: CSVTable) {
+        rowsRead += 1
+        if rowsRead & 1023 == 0 { report(file: table.path, bytes: table.reader.bytesRead) }
+    }
+
+    func report(file: String, bytes: Int = 0, finished: Bool = false) {
+        guard let progress else { return }
+        let now = Date()
+        guard finished || now.timeIntervalSince(lastReport) >= 0.1 else { return }
+        lastReport = now
+        progress(ImportProgress(
+            file: file, rows: rowsRead, bytesDone: finished ? bytesTotal : min(bytesTotal, bytesBefore + bytes),
+            bytesTotal: bytesTotal, elapsedSeconds: now.timeIntervalSince(started), finished: finished))
+    }
+
+    // MARK: Regions
+
+    /// Regions are few (tens of thousands), so they are read whole: parents can then be
+    /// checked against the file and the database together, in any row order.
+    private func importRegions(_ regionTables: [CSVTable]) throws {
+        guard !regionTables.isEmpty else { return }
+        struct Pending { var record: RegionRecord; var file: String; var line: Int; var fields: [String] }
+        var pending: [Pending] = []
+        var seen: [Int64: (file: String, line: Int)] = [:]
+        for table in regionTables {
+            while let row = try table.next() {
+                rowDone(table)
+                do {
+                    let record = try RegionRecord(row: row, coordinateSystem: options.coordinateSystem)
+                    if let first = seen[record.code] {
+                        throw row.error("code", .duplicateKey(String(record.code), firstLine: first.line, firstFile: first.file))
+                    }
+                    seen[record.code] = (table.path, row.line)
+                    pending.append(Pending(record: record, file: table.path, line: row.line, fields: row.record.fields))
+                } catch let error as ImportError {
+                    try reject(error, fields: row.record.fields)
+                }
+            }
+            bytesBefore += table.reader.fileSize
+        }
+        // Parents before children; a rejected parent takes its children with it.
+        pending.sort { ($0.record.level, $0.record.code) < ($1.record.level, $1.record.code) }
+        var accepted: [Int64: RegionLevel] = [:]
+        let lookup = try db.prepare("SELECT level FROM region WHERE code = ?")
+        var valid: [Pending] = []
+        for item in pending {
+            let r = item.record
+            if let parent = r.parent {
+                var parentLevel = accepted[parent]
+                if parentLevel == nil, seen[parent] == nil {
+                    parentLevel = try lookup.first([.integer(parent)]) { RegionLevel(rawValue: $0.int(0)) } ?? nil
+                }
+                let problem: ImportError.Problem?
+                if let parentLevel {
+                    if let complaint = r.parentProblem(parentLevel: parentLevel) {
+                        problem = .levelMismatch(complaint)
+                    } else if !Self.codeFits(r.code, under: parent, parentLevel: parentLevel) {
+                        problem = .levelMismatch("code \(r.code) does not start with the digits of its parent \(parent)")
+                    } else {
+                        problem = nil
+                    }
+                } else if seen[parent] != nil {
+                    problem = .unknownParent("parent \(parent) was rejected, so this region cannot be placed")
+                } else {
+                    problem = .unknownParent("parent \(parent) is neither in the imported files nor in the database")
+                }
+                if let problem {
+                    try reject(ImportError(file: item.file, line: item.line, column: "parent", problem: problem), fields: item.fields)
+                    continue
+                }
+            }
+            accepted[r.code] = r.level
+            valid.append(item)
+        }
+        try failIfErrors()
+        for item in valid { try upsertRegion(item.record) }
+    }
+
+    /// A child's code repeats its parent's significant digits (province 2, city 4, district 6).
+    static func codeFits(_ code: Int64, under parent: Int64, parentLevel: RegionLevel) -> Bool {
+        let childDigits = String(code)
+        let parentDigits = String(parent)
+        let significant = [2, 4, 6, 12][parentLevel.rawValue]
+        return childDigits.prefix(significant) == parentDigits.prefix(significant)
+    }
+
+    private func upsertRegion(_ r: RegionRecord) throws {
+        let existing = try db.prepare("""
+            SELECT parent, level, name, short_name, pinyin, citycode, lng, lat, center_approx,
+                   min_lng, min_lat, max_lng, max_lat FROM region WHERE code = ?
+            """).first([.integer(r.code)]) { s in (0..<13).map { s.value(Int32($0)) } }
+        let box = r.boundingBox
+        let values: [SQLiteValue] = [
+            .int(r.parent), .integer(Int64(r.level.rawValue)), .text(r.name), .string(r.shortName), .string(r.pinyin),
+            .string(r.citycode), .double(r.center?.longitude), .double(r.center?.latitude), .integer(r.centerApproximate ? 1 : 0),
+            .double(box?.minLongitude), .double(box?.minLatitude), .double(box?.maxLongitude), .double(box?.maxLatitude),
+        ]
+        if let existing {
+            // An optional field left empty keeps what the database has (a file that only adds
+            // citycodes must not wipe centres), so compare with what the row would leave.
+            var merged = zip(values, existing).enumerated().map { i, pair in
+                i >= 3 && pair.0 == .null ? pair.1 : pair.0
+            }
+            if values[6] == .null { merged[8] = existing[8] } // no new centre: keep its approximate flag
+            if merged == existing { summary.regions.unchanged += 1; return }
+            try deleteRegionTokens(code: r.code)
+            summary.regions.updated += 1
+        } else {
+            summary.regions.inserted += 1
+        }
+        try db.prepare("""
+            INSERT INTO region (code, parent, level, name, short_name, pinyin, citycode, lng, lat, center_approx,
+                                min_lng, min_lat, max_lng, max_lat)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (code) DO UPDATE SET
+                parent = excluded.parent, level = excluded.level, name = excluded.name,
+                short_name = coalesce(excluded.short_name, region.short_name),
+                pinyin = coalesce(excluded.pinyin, region.pinyin),
+                citycode = coalesce(excluded.citycode, region.citycode),
+                lng = coalesce(excluded.lng, region.lng), lat = coalesce(excluded.lat, region.lat),
+                center_approx = CASE WHEN excluded.lng IS NULL THEN region.center_approx ELSE excluded.center_approx END,
+                min_lng = coalesce(excluded.min_lng, region.min_lng), min_lat = coalesce(excluded.min_lat, region.min_lat),
+                max_lng = coalesce(excluded.max_lng, region.max_lng), max_lat = coalesce(excluded.max_lat, region.max_lat)
+            """).run([.integer(r.code)] + values)
+        try insertRegionTokens(code: r.code)
+        try syncRegionBox(code: r.code)
+    }
+
+    /// The tokens of a region as stored: written from, and deleted by, the same row, so the
+    /// contentless index never drifts from the table.
+    private func storedRegionTokens(code: Int64) throws -> [SQLiteValue]? {
+        try db.prepare("SELECT name, short_name, pinyin FROM region WHERE code = ?")
+            .first([.integer(code)], { SearchTokens.regionRow(name: $0.text(0), shortName: $0.optionalText(1), pinyin: $0.optionalText(2)) })
+    }
+
+    private func insertRegionTokens(code: Int64) throws {
+        guard let tokens = try storedRegionTokens(code: code) else { return }
+        try db.prepare("INSERT INTO region_fts (rowid, grams, chars, pinyin) VALUES (?, ?, ?, ?)").run([.integer(code)] + tokens)
+    }
+
+    /// Contentless FTS5 forgets text, so deleting means re-deriving the tokens once written.
+    private func deleteRegionTokens(code: Int64) throws {
+        guard let tokens = try storedRegionTokens(code: code) else { return }
+        try db.prepare("INSERT INTO region_fts (region_fts, rowid, grams, chars, pinyin) VALUES ('delete', ?, ?, ?, ?)")
+            .run([.integer(code)] + tokens)
+    }
+
+    private func syncRegionBox(code: Int64) throws {
+        try db.prepare("DELETE FROM region_rtree WHERE id = ?").run([.integer(code)])
+        try db.prepare("""
+            INSERT INTO region_rtree (id, min_lng, max_lng, min_lat, max_lat, level)
+            SELECT code, min_lng, max_lng, min_lat, max_lat, level FROM region WHERE code = ? AND min_lng IS NOT NULL
+            """).run([.integer(code)])
+    }
+
+    // MARK: Boundaries
+
+    private func importBoundaries(_ table: CSVTable) throws {
+        var seen: [Int64: Int] = [:]
+        let current = try db.prepare("SELECT boundary FROM region WHERE code = ?")
+        while let row = try table.next() {
+            rowDone(table)
+            do {
+                let record = try BoundaryRecord(row: row, coordinateSystem: options.coordinateSystem)
+                if let first = seen[record.code] {
+                    throw row.error("code", .duplicateKey(String(record.code), firstLine: first, firstFile: nil))
+                }
+                seen[record.code] = row.line
+                guard let old = try current.first([.integer(record.code)], { $0.optionalBlob(0) }) else {
+                    throw row.error("code", .unknownRegion("no region has code \(record.code); import its row in a regions file first"))
+                }
+                let blob = record.geometry.encoded()
+                if old == blob { summary.boundaries.unchanged += 1; continue }
+                if old == nil { summary.boundaries.inserted += 1 } else { summary.boundaries.updated += 1 }
+                let b = record.geometry.boundingBox
+                try db.prepare("UPDATE region SET boundary = ?, min_lng = ?, min_lat = ?, max_lng = ?, max_lat = ? WHERE code = ?")
+                    .run([.blob(blob), .real(b.minLongitude), .real(b.minLatitude), .real(b.maxLongitude), .real(b.maxLatitude), .integer(record.code)])
+                try syncRegionBox(code: record.code)
+            } catch let error as ImportError {
+                try reject(error, fields: row.record.fields)
+            }
+        }
+        bytesBefore += table.reader.fileSize
+        try failIfErrors()
+    }
+
+    // MARK: POIs
+
+    private func importPOIs(_ table: CSVTable) throws {
+        let find = try db.prepare("""
+            SELECT rowid, name, type, typecode, address, phone, lng, lat, adcode, towncode FROM poi WHERE id = ?
+            """)
+        let touch = try db.prepare("INSERT OR IGNORE INTO import_touched (rowid) VALUES (?)")
+        while let row = try table.next() {
+            rowDone(table)
+            do {
+                var record = try POIRecord(row: row, coordinateSystem: options.coordinateSystem)
+                try checkRegions(record, row: row)
+                try locate(&record)
+                let values: [SQLiteValue] = [
+                    .text(record.name), .string(record.type), .string(record.typecode), .string(record.address),
+                    .string(record.phone), .real(record.location.longitude), .real(record.location.latitude),
+                    .int(record.adcode), .int(record.towncode),
+                ]
+                if let old = try find.first([.text(record.id)], { s in (s.int64(0), (1..<10).map { s.value(Int32($0)) }) }) {
+                    let rowid = old.0
+                    if rowid > poiMark {
+                        throw row.error("id", .duplicateKey(record.id, firstLine: nil, firstFile: nil))
+                    }
+                    try touch.run([.integer(rowid)])
+                    if db.changes == 0 { throw row.error("id", .duplicateKey(record.id, firstLine: nil, firstFile: nil)) }
+                    if old.1 == values { summary.pois.unchanged += 1; continue }
+                    summary.pois.updated += 1
+                    try db.prepare("INSERT INTO poi_fts (poi_fts, rowid, grams, chars, address) VALUES ('delete', ?, ?, ?, ?)")
+                        .run([.integer(rowid)] + poiTokens(name: old.1[0], address: old.1[3]))
+                    try db.prepare("""
+                        UPDATE poi SET name = ?, type = ?, typecode = ?, address = ?, phone = ?, lng = ?, lat = ?,
+                                       adcode = ?, towncode = ? WHERE rowid = ?
+                        """).run(values + [.integer(rowid)])
+                    if !bulk { try db.prepare("DELETE FROM poi_rtree WHERE id = ?").run([.integer(rowid)]) }
+                    try insertPOIIndexes(rowid: rowid, values: values)
+                } else {
+                    try db.prepare("""
+                        INSERT INTO poi (id, name, type, typecode, address, phone, lng, lat, adcode, towncode)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """).run([.text(record.id)] + values)
+                    summary.pois.inserted += 1
+                    try insertPOIIndexes(rowid: db.lastInsertRowID, values: values)
+                }
+            } catch let error as ImportError {
+                try reject(error, fields: row.record.fields)
+            }
+        }
+        bytesBefore += table.reader.fileSize
+        try failIfErrors()
+    }
+
+    /// Rebuilds the POI R*Tree from the poi table, packed, in one streaming pass.
+    private func rebuildPOITree() throws {
+        guard case .integer(let count) = try db.scalar("SELECT count(*) FROM poi") else { return }
+        try RTreeBulkLoader(db: db, table: "poi_rtree").load(
+            select: "SELECT rowid, lng, lat, lng, lat, CAST(typecode AS INTEGER) FROM poi",
+            count: Int(count), auxiliaryCount: 3)
+    }
+
+    private func poiTokens(name: SQLiteValue, address: SQLiteValue) -> [SQLiteValue] {
+        func string(_ v: SQLiteValue) -> String? { if case .text(let s) = v { return s } else { return nil } }
+        return SearchTokens.poiRow(name: string(name), address: string(address))
+    }
+
+    private func insertPOIIndexes(rowid: Int64, values: [SQLiteValue]) throws {
+        try db.prepare("INSERT INTO poi_fts (rowid, grams, chars, address) VALUES (?, ?, ?, ?)")
+            .run([.integer(rowid)] + poiTokens(name: values[0], address: values[3]))
+        var typecode = SQLiteValue.null
+        if case .text(let t) = values[2], let n = Int64(t) {
+            typecode = .integer(n)
+            if case .text = values[1] {
+                try db.prepare("INSERT OR IGNORE INTO category (typecode, type) VALUES (?, ?)").run([values[2], values[1]])
+            }
+        }
+        if bulk { return }
+        try db.prepare("INSERT INTO poi_rtree (id, min_lng, max_lng, min_lat, max_lat, lng, lat, typecode) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            .run([.integer(rowid), values[5], values[5], values[6], values[6], values[5], values[6], typecode])
+    }
+
+    /// Fills a POI's district and town when the file leaves them empty: the district from
+    /// the boundaries, the town from the nearest town centre (as reverse geocoding does).
+    private func locate(_ record: inout POIRecord) throws {
+        guard record.adcode == nil || record.towncode == nil else { return }
+        if locator == nil { locator = RegionLocator(cache: RegionCache(), db: db) }
+        let before = (record.adcode, record.towncode)
+        if record.adcode == nil {
+            let (chain, _) = try locator!.locate(record.location)
+            record.adcode = chain.last(where: { $0.level == .district || $0.level == .city })?.code
+            if record.towncode == nil { record.towncode = chain.last(where: { $0.level == .town })?.code }
+        } else if let adcode = record.adcode {
+            record.towncode = try locator!.nearestTown(under: adcode, to: record.location)?.code
+        }
+        if before != (record.adcode, record.towncode) { summary.poisLocated += 1 }
+    }
+
+    /// A POI's district and town must exist, and the town must lie in the district.
+    private func checkRegions(_ record: POIRecord, row: CSVTable.Row) throws(ImportError) {
+        if let adcode = record.adcode {
+            guard let level = regionLevels[adcode] else {
+                throw row.error("adcode", .unknownRegion("no region has adcode \(adcode)"))
+            }
+            guard level == .district || level == .city else {
+                throw row.error("adcode", .unknownRegion("adcode \(adcode) is a \(level.name), not a district or city"))
+            }
+        }
+        if let town = record.towncode {
+            guard regionLevels[town] == .town else {
+                throw row.error("towncode", .unknownRegion("no town has code \(town)"))
+            }
+            if let adcode = record.adcode, town / 1_000_000 != adcode {
+                throw row.error("towncode", .unknownRegion("town \(town) is not in district \(adcode)"))
+            }
+        }
+    }
+}
+
+extension Importer {
+    /// Folds the WAL into the main file, so the database file is complete on its own (it
+    /// stays in WAL mode: readers then skip a file lock per query).
+    package func checkpoint() throws {
+        try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import GazetteerCore
+import GazetteerSQLite
+
+extension Repository {
+    /// The POI whose name starts `text` (longest first), inside `region` when given.
+    func poiPrefix(_ text: ArraySlice<Character>, inside region: RegionCache.Entry?, db: Connection) throws -> (Int64, Int)? {
+        let n = min(text.count, 40)
+        guard n >= 2 else { return nil }
+        let prefixes = (2...n).map { String(text.prefix($0)) }
+        let marks = Array(repeating: "?", count: prefixes.count).joined(separator: ",")
+        // The name, not SQLite's length(name): that counts code points, and the caller indexes
+        // `text` by Characters (☕️ is one Character of two code points).
+        var sql = "SELECT rowid, name FROM poi WHERE name IN (\(marks))"
+        var values: [SQLiteValue] = prefixes.map { .text($0) }
+        if let region {
+            let (lo, hi) = KeywordSearcher.adcodeRange(region)
+            sql += " AND +adcode BETWEEN ? AND ?" // `+`: look names up by name, never scan a region by adcode
+            values += [.integer(lo), .integer(hi)]
+        }
+        sql += " ORDER BY length(name) DESC, rowid LIMIT 1"
+        if let found = try db.prepare(sql).first(values, { ($0.int64(0), $0.text(1).count) }) { return found }
+        // The rest of the text may be the start of a longer POI name: 南京大学 → 南京大学(鼓楼校区).
+        let rest = String(text.prefix(40))
+        guard rest.count >= 2 else { return nil }
+        var sql2 = "SELECT rowid FROM poi WHERE name >= ? AND name < ?"
+        var values2: [SQLiteValue] = [.text(rest), .text(KeywordSearcher.upperBound(rest))]
+        if let region {
+            let (lo, hi) = KeywordSearcher.adcodeRange(region)
+            sql2 += " AND +adcode BETWEEN ? AND ?"
+            values2 += [.integer(lo), .integer(hi)]
+        }
+        // A branch of the same name (南京大学(鼓楼校区)) before a different one (南京大学金陵学院).
+        sql2 += " ORDER BY substr(name, ?, 1) IN ('(', '（') DESC, length(name), rowid LIMIT 1"
+        values2.append(.integer(Int64(rest.count + 1)))
+        return try db.prepare(sql2).first(values2) { ($0.int64(0), rest.count) }
+    }
+
+    /// A free-text Chinese address to the best region or POI and its location (地理编码).
+    ///
+    /// Tolerates missing suffixes (浙江杭州西湖灵隐), missing levels (西湖区灵隐街道) and detail
+    /// after the last known part (…灵隐街道法云弄16号, reported as `unmatched`).
+    ///
+    /// - Parameter city: a city (name or adcode) the address lies in, to resolve ambiguity.
+    /// - Returns: nil when nothing in the text is a known region or POI.
+    public func geocode(_ address: String, city: String? = nil, system: CoordinateSystem = .gcj02) throws(GazetteerError) -> Geocode? {
+        let text = AddressParser.normalize(address)
+        guard !text.isEmpty else { return nil }
+        guard text.count <= 200 else { throw .invalidArgument(name: "address", reason: "is longer than 200 characters") }
+        return try read { db in
+            let parser = AddressParser(db: db, cache: regions)
+            let scope = try city.map { try resolveRegion($0, db: db) }
+            var path = try parser.parse(text, scope: scope)
+            if scope != nil {
+                // The city only resolves what the text leaves open: an address that names
+                // another place outright (浙江省杭州市… with --city 北京) is read as written.
+                let unscoped = try parser.parse(text, scope: nil)
+                let namesPlace = unscoped.chain.first.map { $0.level <= .city } ?? false
+                if namesPlace && unscoped.consumed > path.consumed { path = unscoped }
+            }
+            // The levels above the deepest match come from the tree.
+            var chain = try path.chain.last.map { try regions.lineage($0, db) } ?? []
+            var consumed = path.consumed
+            // Then a POI: named after any matched region (or at the start), inside it; the
+            // reading that covers the most text wins, so 北京大学 is the university, not 北京 + 大学.
+            var poi: POI?
+            var poiRegion: Int?  // how many chain elements stand before the POI
+            for k in stride(from: path.chain.count, through: 0, by: -1) {
+                let at = k == 0 ? 0 : path.ends[k - 1]
+                guard at < text.count else { continue }
+                let region = k == 0 ? nil : path.chain[k - 1]
+                guard let (rowid, length) = try poiPrefix(text[at...], inside: region, db: db) else { continue }
+                if at + length > consumed || (at + length == consumed && poi == nil && k == path.chain.count) {
+                    consumed = at + length
+                    poi = try POIFinder(db: db).load([rowid], system: system).first
+                    poiRegion = k
+                }
+            }
+            if let k = poiRegion {
+                let named = k == 0 ? nil : path.chain[k - 1]
+                chain = try named.map { try regions.lineage($0, db) } ?? []
+                // The POI's own town (or district) completes the address.
+                let own = poi.flatMap { Int64($0.towncode ?? "") ?? Int64($0.adcode ?? "") }
+                if let own, let e = try regions.entry(own, db),
+                   named.map({ RegionLocator.isWithin(e.code, $0.code, level: $0.level.rawValue) && e.level > $0.level }) ?? true {
+                    chain = try regions.lineage(e, db)
+                }
+            }
+            let rest = String(text[consumed...])
+            guard !chain.isEmpty || poi != nil else { return nil }
+            var result = Geocode(level: poi != nil ? "兴趣点" : chain.last!.level.chineseName, province: nil, city: nil,
+                                 district: nil, town: nil, poi: poi, location: nil, locationIsApproximate: false,
+                                 formattedAddress: "", unmatched: rest)
+            for e in chain {
+                let r = regions.region(e, system: system)
+                switch e.level {
+                case .province: result.province = r
+                case .city: result.city = r
+                case .district: result.district = r
+                case .town: result.town = r
+                }
+            }
+            if let poi {
+                result.location = poi.location
+            } else if let deepest = chain.last {
+                // A region without a centre borrows its parent's, and says so.
+                var e: RegionCache.Entry? = deepest
+                while let current = e, current.center == nil { e = try current.parent.flatMap { try regions.entry($0, db) } }
+                result.location = e?.center?.converted(from: .gcj02, to: system)
+                result.locationIsApproximate = e?.centerApproximate ?? true || e?.code != deepest.code
+            }
+            result.formattedAddress = chain.map(\.name).joined() + (poi?.name ?? "")
+            return result
+        }
+    }
+}

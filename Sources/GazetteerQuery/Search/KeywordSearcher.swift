@@ -1,0 +1,159 @@
+import Foundation
+import GazetteerCore
+import GazetteerSQLite
+
+/// Keyword search over regions and POIs. Each match class is its own indexed query — exact
+/// names through the name indexes, prefixes through a range on them, substrings through the
+/// FTS5 bigram index — so ranking never needs to read every row that merely contains the text.
+struct KeywordSearcher {
+    let db: Connection
+    let cache: RegionCache
+
+    /// Most candidates taken per class and kind before ranking; deep pages past it are not served.
+    static let cap = 1_000
+
+    struct Candidate {
+        var isRegion: Bool
+        var key: Int64          // region code or poi rowid
+        var match: SearchHit.Match
+        var level: Int          // 0…3 for regions, 4 for POIs
+        var location: Coordinate?
+        var adcode: Int64?      // for scoping: region code or POI adcode
+        var nameLength: Int
+    }
+
+    /// A range of codes (inclusive) that lie inside a region: its descendants and itself.
+    struct Scope {
+        var region: RegionCache.Entry
+
+        /// Whether `code` (a region code or POI adcode/towncode) lies in the region.
+        func contains(_ code: Int64?) -> Bool {
+            guard let code else { return false }
+            let digits = [2, 4, 6, 12][region.level.rawValue]
+            let a = String(code), b = String(region.code)
+            return a.prefix(digits) == b.prefix(digits)
+        }
+    }
+
+    /// Upper bound for a BINARY-collated prefix range: the prefix followed by U+10FFFF.
+    static func upperBound(_ prefix: String) -> String { prefix + "\u{10FFFF}" }
+
+    func regionCandidates(_ q: String, pinyin: String?) throws -> [Candidate] {
+        var best: [Int64: SearchHit.Match] = [:]
+        func add(_ codes: [Int64], _ m: SearchHit.Match) {
+            for c in codes where best[c].map({ m < $0 }) ?? true { best[c] = m }
+        }
+        add(try db.prepare("SELECT code FROM region WHERE name = ?1 UNION SELECT code FROM region WHERE short_name = ?1")
+            .rows([.text(q)]) { $0.int64(0) }, .exact)
+        add(try db.prepare("""
+            SELECT code FROM region WHERE name >= ?1 AND name < ?2
+            UNION SELECT code FROM region WHERE short_name >= ?1 AND short_name < ?2 LIMIT ?3
+            """).rows([.text(q), .text(Self.upperBound(q)), .integer(Int64(Self.cap))]) { $0.int64(0) }, .prefix)
+        if let match = SearchTokens.nameQuery(q) {
+            add(try db.prepare("SELECT rowid FROM region_fts WHERE region_fts MATCH ? LIMIT ?")
+                .rows([.text(match), .integer(Int64(Self.cap))]) { $0.int64(0) }, .substring)
+        }
+        if let pinyin, let match = SearchTokens.pinyinQuery(pinyin) {
+            let codes = try db.prepare("SELECT rowid FROM region_fts WHERE region_fts MATCH ? LIMIT ?")
+                .rows([.text(match), .integer(Int64(Self.cap))]) { $0.int64(0) }
+            let typed = pinyin.lowercased().filter { !$0.isWhitespace && $0 != "'" }
+            for code in codes {
+                guard let e = try cache.entry(code, db) else { continue }
+                let tokens = SearchTokens.pinyin(e.pinyin, name: e.name, shortName: e.shortName).split(separator: " ")
+                add([code], tokens.contains { $0 == typed } ? .exact : .prefix)
+            }
+        }
+        return try best.compactMap { code, match in
+            guard let e = try cache.entry(code, db) else { return nil }
+            return Candidate(isRegion: true, key: code, match: match, level: e.level.rawValue, location: e.center,
+                             adcode: code, nameLength: e.name.count)
+        }
+    }
+
+    /// POI rowids per match class (each POI in its best class), before any detail is read.
+    /// With a scope, every class is limited to it in SQL.
+    func poiClasses(_ q: String, scope: Scope?) throws -> [SearchHit.Match: [Int64]] {
+        var scopeSQL = ""
+        var scopeValues: [SQLiteValue] = []
+        if let scope {
+            let (lo, hi) = Self.adcodeRange(scope.region)
+            scopeSQL = " AND +adcode BETWEEN ? AND ?"
+            scopeValues = [.integer(lo), .integer(hi)]
+        }
+        let cap: SQLiteValue = .integer(Int64(Self.cap))
+        let exact = try db.prepare("SELECT rowid FROM poi WHERE name = ?\(scopeSQL) LIMIT ?")
+            .rows([.text(q)] + scopeValues + [cap]) { $0.int64(0) }
+        // Exact and prefix matches are few; the (up to `cap`) substring rows are only checked
+        // against them, not hashed one by one.
+        var seen = Set(exact)
+        let prefix = try db.prepare("SELECT rowid FROM poi WHERE name >= ? AND name < ?\(scopeSQL) LIMIT ?")
+            .rows([.text(q), .text(Self.upperBound(q))] + scopeValues + [cap]) { $0.int64(0) }
+            .filter { seen.insert($0).inserted }
+        var substring: [Int64] = []
+        if let match = SearchTokens.nameQuery(q) {
+            if scope != nil {
+                // Scoped: let SQLite skip out-of-scope matches instead of capping them away.
+                substring = try db.prepare("""
+                    SELECT f.rowid FROM poi_fts f JOIN poi p ON p.rowid = f.rowid
+                    WHERE poi_fts MATCH ?\(scopeSQL.replacingOccurrences(of: "+adcode", with: "+p.adcode")) LIMIT ?
+                    """).rows([.text(match)] + scopeValues + [cap]) { $0.int64(0) }
+            } else {
+                substring = try db.prepare("SELECT rowid FROM poi_fts WHERE poi_fts MATCH ? LIMIT ?").rows([.text(match), cap]) { $0.int64(0) }
+            }
+            if !seen.isEmpty { substring.removeAll { seen.contains($0) } }
+        }
+        var order: [SearchHit.Match: [Int64]] = [:]
+        for (m, rows) in [(SearchHit.Match.exact, exact), (.prefix, prefix), (.substring, substring)] where !rows.isEmpty {
+            order[m] = rows
+        }
+        return order
+    }
+
+    /// Calls `body` with a row of `columns` (after the rowid, column 0) for each POI of
+    /// `rowids`, in rowid order: one cached statement per hundred rowids, so SQLite makes the
+    /// look-ups in one call instead of one statement round trip per row.
+    func eachPOI(_ rowids: some Collection<Int64>, columns: String, _ body: (Statement) throws -> Void) throws {
+        let chunk = 100
+        let statement = try db.prepare("SELECT rowid, \(columns) FROM poi WHERE rowid IN ("
+            + Array(repeating: "?", count: chunk).joined(separator: ",") + ")")
+        var values = [SQLiteValue](repeating: .null, count: chunk)
+        var i = rowids.startIndex
+        while i != rowids.endIndex {
+            let end = rowids.index(i, offsetBy: chunk, limitedBy: rowids.endIndex) ?? rowids.endIndex
+            var k = 0
+            for r in rowids[i..<end] {
+                values[k] = .integer(r)
+                k += 1
+            }
+            while k < chunk {  // NULL matches nothing
+                values[k] = .null
+                k += 1
+            }
+            _ = try statement.rows(values) { try body($0) }
+            i = end
+        }
+    }
+
+    /// The candidates of these rowids that pass the category filter, with what ranking needs.
+    func poiDetails(_ rowids: ArraySlice<Int64>, match: SearchHit.Match, category: CategoryFilter) throws -> [Candidate] {
+        var out: [Candidate] = []
+        out.reserveCapacity(rowids.count)
+        try eachPOI(rowids, columns: "lng, lat, adcode, typecode, length(name)") { s in
+            guard category.isEmpty || category.matches(s.optionalText(4).flatMap { Int64($0) }) else { return }
+            out.append(Candidate(isRegion: false, key: s.int64(0), match: match, level: 4,
+                                 location: Coordinate(longitude: s.double(1), latitude: s.double(2)),
+                                 adcode: s.optionalInt64(3), nameLength: s.int(5)))
+        }
+        return out
+    }
+
+    /// The adcodes (6 digits) inside a region, as an inclusive range.
+    static func adcodeRange(_ r: RegionCache.Entry) -> (Int64, Int64) {
+        switch r.level {
+        case .province: return (r.code, r.code + 9_999)
+        case .city: return (r.code, r.code + 99)
+        case .district: return (r.code, r.code)
+        case .town: return (r.code / 1_000_000, r.code / 1_000_000)
+        }
+    }
+}

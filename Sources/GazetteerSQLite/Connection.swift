@@ -1,0 +1,209 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection. Not thread-safe by design (opened with SQLITE_OPEN_NOMUTEX): the
+/// repository hands each connection to one task at a time, which is cheaper than SQLite's
+/// own locking on every call. `@unchecked Sendable` only so a pool can hand it between
+/// threads; it is never used by two at once.
+package final class Connection: @unchecked Sendable {
+    package enum Mode: Sendable {
+        /// Read-only; fails if the file does not exist.
+        case readOnly
+        /// Read-write, creating the file when missing; WAL journal so readers never block.
+        case readWrite
+    }
+
+    package let path: String
+    package let mode: Mode
+    /// True when the file was opened with `immutable=1` because it sits where nothing can
+    /// write (see `openImmutableIfUnwritable`): no locks, no -wal/-shm files.
+    private(set) var isImmutable = false
+    private(set) var handle: OpaquePointer?
+    private var cache: [String: Statement] = [:]
+    private var transactionDepth = 0
+
+    /// How long a statement waits on a lock held by another process before giving up.
+    package static let busyTimeoutMilliseconds: Int32 = 10_000
+
+    /// Process-wide settings, applied once before the first connection opens.
+    private static let configured: Bool = {
+        _ = gazetteer_sqlite_disable_memstatus()
+        return true
+    }()
+
+    package init(path: String, mode: Mode) throws(SQLiteError) {
+        self.path = path
+        self.mode = mode
+        _ = Connection.configured
+        try Connection.checkFeatures()
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        flags |= (mode == .readOnly) ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        handle = try Connection.open(path, flags: flags, path: path)
+        if mode == .readOnly {
+            try openImmutableIfUnwritable()
+        } else if sqlite3_db_readonly(handle, "main") == 1 {
+            // SQLite quietly falls back to read-only when it cannot open the file for
+            // writing; say so now rather than at the first write, deep in an import.
+            throw SQLiteError(code: SQLITE_READONLY, message: FileDiagnosis.whyNotWritable(path) ?? "SQLite could open it only read-only")
+        }
+        try configure()
+    }
+
+    /// Applies the per-connection settings.
+    private func configure() throws(SQLiteError) {
+        try execute("PRAGMA foreign_keys = ON")
+        // Reads map the file instead of copying pages through read(2).
+        try execute("PRAGMA mmap_size = 1073741824")
+        if mode == .readWrite {
+            do {
+                // WAL lets readers keep reading during an import.
+                try execute("PRAGMA journal_mode = WAL")
+                try execute("PRAGMA synchronous = NORMAL")
+            } catch {
+                // WAL needs the -wal and -shm files beside the database: in a folder that
+                // cannot be written the file opens but this fails with "unable to open".
+                if let why = FileDiagnosis.whyNotWritable(path) { throw SQLiteError(code: SQLITE_READONLY, message: why, sql: error.sql) }
+                throw error
+            }
+        }
+    }
+
+    /// Opens one handle, closing it again on failure.
+    private static func open(_ uri: String, flags: Int32, path: String) throws(SQLiteError) -> OpaquePointer? {
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(uri, &db, flags, nil)
+        guard rc == SQLITE_OK else {
+            let code = db.map { sqlite3_extended_errcode($0) } ?? rc
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_close_v2(db)
+            throw SQLiteError(code: code, message: "cannot open \(path): \(message)")
+        }
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, Connection.busyTimeoutMilliseconds)
+        return db
+    }
+
+    /// `path` as a `file:` URI with query parameters; `%`, `?` and `#` are escaped so any
+    /// file name survives.
+    package static func uri(_ path: String, _ parameters: String) -> String {
+        let escaped = path.replacingOccurrences(of: "%", with: "%25")
+            .replacingOccurrences(of: "?", with: "%3F").replacingOccurrences(of: "#", with: "%23")
+        return "file:" + escaped + "?" + parameters
+    }
+
+    /// A WAL database can only be read with its -shm file (and a -wal file), which SQLite
+    /// creates on first read. On a read-only file system, or in a folder this process may
+    /// not write, it cannot: the first read fails with SQLITE_CANTOPEN (or a
+    /// SQLITE_READONLY code). The file is then reopened with `immutable=1`, which reads it
+    /// without locks or side files. That is safe here because the same condition that made
+    /// the open fail keeps writers out: nobody can be writing a file on a read-only medium,
+    /// and a writer in a folder we cannot write would have left a -wal file, whose presence
+    /// with content stops the fallback (the main file alone would then be out of date).
+    private func openImmutableIfUnwritable() throws(SQLiteError) {
+        do {
+            try execute("SELECT count(*) FROM sqlite_schema")
+            return
+        } catch {
+            let primary = error.code.primary
+            guard primary == .cannotOpen || primary == .readOnly || primary == .ioError,
+                  let why = FileDiagnosis.whyNotWritable(path)
+            else { throw error }
+            let wal = FileDiagnosis.size(path + "-wal") ?? 0
+            if wal > 0 {
+                throw SQLiteError(
+                    code: SQLITE_CANTOPEN,
+                    message: "its write-ahead log \(path)-wal holds changes not yet in the database file, which SQLite "
+                        + "cannot read without writing beside it, and here it cannot write "
+                        + "(\(why.components(separatedBy: ". ").first ?? why)). Open it once where it can be written "
+                        + "(e.g. copy \(path) and \(path)-wal to a writable folder) to fold the log in.")
+            }
+            sqlite3_close_v2(handle)
+            handle = nil
+            handle = try Connection.open(
+                Connection.uri(path, "immutable=1"), flags: SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI | SQLITE_OPEN_READONLY, path: path)
+            isImmutable = true
+            try execute("SELECT count(*) FROM sqlite_schema")
+        }
+    }
+
+    deinit {
+        cache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Fails with a message naming what is missing when this SQLite lacks FTS5 or R*Tree,
+    /// which the gazetteer cannot work without.
+    package static func checkFeatures() throws(SQLiteError) {
+        let missing = ["ENABLE_FTS5", "ENABLE_RTREE"].filter { (option: String) in sqlite3_compileoption_used(option) == 0 }
+        guard missing.isEmpty else {
+            let names = missing.map { $0 == "ENABLE_FTS5" ? "FTS5" : "R*Tree" }.joined(separator: " and ")
+            throw SQLiteError(
+                code: SQLITE_ERROR,
+                message: "the SQLite library in use (\(sqliteVersion)) was built without \(names) "
+                    + "(compile options \(missing.map { "SQLITE_\($0)" }.joined(separator: ", "))). "
+                    + "Install a SQLite that has them, e.g. Debian's libsqlite3-0 and libsqlite3-dev "
+                    + "(apt-get install libsqlite3-dev), or Homebrew's sqlite.")
+        }
+    }
+
+    package static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
+
+    /// Builds the error for a failed call, with SQLite's current message.
+    package func error(_ rc: Int32, sql: String?) -> SQLiteError {
+        let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+        return SQLiteError(code: rc, message: message, sql: sql)
+    }
+
+    /// Runs one or more statements that return no rows of interest.
+    package func execute(_ sql: String) throws(SQLiteError) {
+        var errmsg: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errmsg)
+        if rc != SQLITE_OK {
+            let message = errmsg.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_free(errmsg)
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: message, sql: sql)
+        }
+    }
+
+    /// Returns a prepared statement, from the cache when this SQL was prepared before.
+    /// Cached statements are persistent and are reset by every `bind`.
+    package func prepare(_ sql: String, cached: Bool = true) throws(SQLiteError) -> Statement {
+        if cached, let s = cache[sql] { return s }
+        let s = try Statement(connection: self, sql: sql, persistent: cached)
+        if cached { cache[sql] = s }
+        return s
+    }
+
+    /// Runs `body` in a transaction: commits when it returns, rolls back when it throws.
+    /// Nested calls become savepoints, so an inner failure can be caught without losing the
+    /// outer work.
+    package func transaction<T>(_ body: () throws -> T) throws -> T {
+        let depth = transactionDepth
+        let savepoint = "sp\(depth)"
+        try execute(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT \(savepoint)")
+        transactionDepth += 1
+        do {
+            let result = try body()
+            transactionDepth -= 1
+            try execute(depth == 0 ? "COMMIT" : "RELEASE \(savepoint)")
+            return result
+        } catch {
+            if transactionDepth > depth { transactionDepth = depth }
+            if depth == 0 {
+                try? execute("ROLLBACK")
+            } else {
+                try? execute("ROLLBACK TO \(savepoint); RELEASE \(savepoint)")
+            }
+            throw error
+        }
+    }
+
+    package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    package var changes: Int { Int(sqlite3_changes64(handle)) }
+    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Runs a query expected to return one value.
+    package func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws -> SQLiteValue {
+        try prepare(sql).first(values) { $0.value(0) } ?? .null
+    }
+}
