@@ -17,7 +17,7 @@ private let scratch: Connection = {
 
 private func match(_ db: Connection, _ sql: String, _ query: String, input: String) -> Int {
     do {
-        return try db.prepare(sql).rows([.text(query)]) { $0.int64(0) }.count
+        return try db.cachedStatement(sql).rows([.text(query)]) { $0.int64(0) }.count
     } catch {
         fuzzFailure("MATCH \(query.debugDescription) failed: \(error)", input: input)
     }
@@ -53,7 +53,7 @@ public func fuzzSearch(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let tokens = SearchTokens.index([text])
     do {
         try scratch.execute("DELETE FROM t")
-        try scratch.prepare("INSERT INTO t (rowid, grams, chars) VALUES (1, ?, ?)").run([.text(tokens.grams), .text(tokens.chars)])
+        try scratch.cachedStatement("INSERT INTO t (rowid, grams, chars) VALUES (1, ?, ?)").run([.text(tokens.grams), .text(tokens.chars)])
     } catch {
         fuzzFailure("cannot index \(tokens): \(error)", input: text)
     }

@@ -57,7 +57,7 @@ public final class Importer {
         let run = ImportRun(db: db, options: options, tables: tables, progress: progress, started: started)
         do {
             try db.execute("PRAGMA cache_size = -131072")
-            var summary = try db.transaction { () throws -> ImportSummary in
+            var summary = try db.savepoint { () throws -> ImportSummary in
                 try run.execute()
                 try run.finish(sources: options.datasetSources ?? files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))
                 return run.summary
@@ -118,7 +118,7 @@ private final class ImportRun {
         if !poiTables.isEmpty {
             if case .integer(let m) = try db.scalar("SELECT coalesce(max(rowid), 0) FROM poi") { poiMark = m }
             try db.execute("CREATE TEMP TABLE IF NOT EXISTS import_touched (rowid INTEGER PRIMARY KEY); DELETE FROM import_touched")
-            regionLevels = Dictionary(uniqueKeysWithValues: try db.prepare("SELECT code, level FROM region").rows {
+            regionLevels = Dictionary(uniqueKeysWithValues: try db.cachedStatement("SELECT code, level FROM region").rows {
                 ($0.int64(0), RegionLevel(rawValue: $0.int(1)) ?? .town)
             })
             // A big file is cheaper to index after the fact than row by row. (Small ones change
@@ -143,7 +143,7 @@ private final class ImportRun {
     }
 
     func finish(sources: String) throws {
-        let set = try db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+        let set = try db.cachedStatement("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
         if let version = options.datasetVersion {
             try set.run(["dataset_version", .text(version)])
         } else if try db.scalar("SELECT value FROM meta WHERE key = 'dataset_version'") == .text("") {
@@ -230,7 +230,7 @@ private final class ImportRun {
         // Parents before children; a rejected parent takes its children with it.
         pending.sort { ($0.record.level, $0.record.code) < ($1.record.level, $1.record.code) }
         var accepted: [Int64: RegionLevel] = [:]
-        let lookup = try db.prepare("SELECT level FROM region WHERE code = ?")
+        let lookup = try db.cachedStatement("SELECT level FROM region WHERE code = ?")
         var valid: [Pending] = []
         for item in pending {
             let r = item.record
@@ -274,7 +274,7 @@ private final class ImportRun {
     }
 
     private func upsertRegion(_ r: RegionRecord) throws {
-        let existing = try db.prepare("""
+        let existing = try db.cachedStatement("""
             SELECT parent, level, name, short_name, pinyin, citycode, lng, lat, center_approx,
                    min_lng, min_lat, max_lng, max_lat FROM region WHERE code = ?
             """).first([.integer(r.code)]) { s in (0..<13).map { s.value(Int32($0)) } }
@@ -297,7 +297,7 @@ private final class ImportRun {
         } else {
             summary.regions.inserted += 1
         }
-        try db.prepare("""
+        try db.cachedStatement("""
             INSERT INTO region (code, parent, level, name, short_name, pinyin, citycode, lng, lat, center_approx,
                                 min_lng, min_lat, max_lng, max_lat)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -318,25 +318,25 @@ private final class ImportRun {
     /// The tokens of a region as stored: written from, and deleted by, the same row, so the
     /// contentless index never drifts from the table.
     private func storedRegionTokens(code: Int64) throws -> [SQLiteValue]? {
-        try db.prepare("SELECT name, short_name, pinyin FROM region WHERE code = ?")
+        try db.cachedStatement("SELECT name, short_name, pinyin FROM region WHERE code = ?")
             .first([.integer(code)], { SearchTokens.regionRow(name: $0.text(0), shortName: $0.optionalText(1), pinyin: $0.optionalText(2)) })
     }
 
     private func insertRegionTokens(code: Int64) throws {
         guard let tokens = try storedRegionTokens(code: code) else { return }
-        try db.prepare("INSERT INTO region_fts (rowid, grams, chars, pinyin) VALUES (?, ?, ?, ?)").run([.integer(code)] + tokens)
+        try db.cachedStatement("INSERT INTO region_fts (rowid, grams, chars, pinyin) VALUES (?, ?, ?, ?)").run([.integer(code)] + tokens)
     }
 
     /// Contentless FTS5 forgets text, so deleting means re-deriving the tokens once written.
     private func deleteRegionTokens(code: Int64) throws {
         guard let tokens = try storedRegionTokens(code: code) else { return }
-        try db.prepare("INSERT INTO region_fts (region_fts, rowid, grams, chars, pinyin) VALUES ('delete', ?, ?, ?, ?)")
+        try db.cachedStatement("INSERT INTO region_fts (region_fts, rowid, grams, chars, pinyin) VALUES ('delete', ?, ?, ?, ?)")
             .run([.integer(code)] + tokens)
     }
 
     private func syncRegionBox(code: Int64) throws {
-        try db.prepare("DELETE FROM region_rtree WHERE id = ?").run([.integer(code)])
-        try db.prepare("""
+        try db.cachedStatement("DELETE FROM region_rtree WHERE id = ?").run([.integer(code)])
+        try db.cachedStatement("""
             INSERT INTO region_rtree (id, min_lng, max_lng, min_lat, max_lat, level)
             SELECT code, min_lng, max_lng, min_lat, max_lat, level FROM region WHERE code = ? AND min_lng IS NOT NULL
             """).run([.integer(code)])
@@ -346,7 +346,7 @@ private final class ImportRun {
 
     private func importBoundaries(_ table: CSVTable) throws {
         var seen: [Int64: Int] = [:]
-        let current = try db.prepare("SELECT boundary FROM region WHERE code = ?")
+        let current = try db.cachedStatement("SELECT boundary FROM region WHERE code = ?")
         while let row = try table.next() {
             rowDone(table)
             do {
@@ -362,7 +362,7 @@ private final class ImportRun {
                 if old == blob { summary.boundaries.unchanged += 1; continue }
                 if old == nil { summary.boundaries.inserted += 1 } else { summary.boundaries.updated += 1 }
                 let b = record.geometry.boundingBox
-                try db.prepare("UPDATE region SET boundary = ?, min_lng = ?, min_lat = ?, max_lng = ?, max_lat = ? WHERE code = ?")
+                try db.cachedStatement("UPDATE region SET boundary = ?, min_lng = ?, min_lat = ?, max_lng = ?, max_lat = ? WHERE code = ?")
                     .run([.blob(blob), .real(b.minLongitude), .real(b.minLatitude), .real(b.maxLongitude), .real(b.maxLatitude), .integer(record.code)])
                 try syncRegionBox(code: record.code)
             } catch let error as ImportError {
@@ -376,10 +376,10 @@ private final class ImportRun {
     // MARK: POIs
 
     private func importPOIs(_ table: CSVTable) throws {
-        let find = try db.prepare("""
+        let find = try db.cachedStatement("""
             SELECT rowid, name, type, typecode, address, phone, lng, lat, adcode, towncode FROM poi WHERE id = ?
             """)
-        let touch = try db.prepare("INSERT OR IGNORE INTO import_touched (rowid) VALUES (?)")
+        let touch = try db.cachedStatement("INSERT OR IGNORE INTO import_touched (rowid) VALUES (?)")
         while let row = try table.next() {
             rowDone(table)
             do {
@@ -400,16 +400,16 @@ private final class ImportRun {
                     if db.changes == 0 { throw row.error("id", .duplicateKey(record.id, firstLine: nil, firstFile: nil)) }
                     if old.1 == values { summary.pois.unchanged += 1; continue }
                     summary.pois.updated += 1
-                    try db.prepare("INSERT INTO poi_fts (poi_fts, rowid, grams, chars, address) VALUES ('delete', ?, ?, ?, ?)")
+                    try db.cachedStatement("INSERT INTO poi_fts (poi_fts, rowid, grams, chars, address) VALUES ('delete', ?, ?, ?, ?)")
                         .run([.integer(rowid)] + poiTokens(name: old.1[0], address: old.1[3]))
-                    try db.prepare("""
+                    try db.cachedStatement("""
                         UPDATE poi SET name = ?, type = ?, typecode = ?, address = ?, phone = ?, lng = ?, lat = ?,
                                        adcode = ?, towncode = ? WHERE rowid = ?
                         """).run(values + [.integer(rowid)])
-                    if !bulk { try db.prepare("DELETE FROM poi_rtree WHERE id = ?").run([.integer(rowid)]) }
+                    if !bulk { try db.cachedStatement("DELETE FROM poi_rtree WHERE id = ?").run([.integer(rowid)]) }
                     try insertPOIIndexes(rowid: rowid, values: values)
                 } else {
-                    try db.prepare("""
+                    try db.cachedStatement("""
                         INSERT INTO poi (id, name, type, typecode, address, phone, lng, lat, adcode, towncode)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """).run([.text(record.id)] + values)
@@ -438,17 +438,17 @@ private final class ImportRun {
     }
 
     private func insertPOIIndexes(rowid: Int64, values: [SQLiteValue]) throws {
-        try db.prepare("INSERT INTO poi_fts (rowid, grams, chars, address) VALUES (?, ?, ?, ?)")
+        try db.cachedStatement("INSERT INTO poi_fts (rowid, grams, chars, address) VALUES (?, ?, ?, ?)")
             .run([.integer(rowid)] + poiTokens(name: values[0], address: values[3]))
         var typecode = SQLiteValue.null
         if case .text(let t) = values[2], let n = Int64(t) {
             typecode = .integer(n)
             if case .text = values[1] {
-                try db.prepare("INSERT OR IGNORE INTO category (typecode, type) VALUES (?, ?)").run([values[2], values[1]])
+                try db.cachedStatement("INSERT OR IGNORE INTO category (typecode, type) VALUES (?, ?)").run([values[2], values[1]])
             }
         }
         if bulk { return }
-        try db.prepare("INSERT INTO poi_rtree (id, min_lng, max_lng, min_lat, max_lat, lng, lat, typecode) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        try db.cachedStatement("INSERT INTO poi_rtree (id, min_lng, max_lng, min_lat, max_lat, lng, lat, typecode) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
             .run([.integer(rowid), values[5], values[5], values[6], values[6], values[5], values[6], typecode])
     }
 

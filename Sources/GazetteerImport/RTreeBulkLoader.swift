@@ -97,7 +97,7 @@ struct RTreeBulkLoader {
             slice.removeAll(keepingCapacity: true)
         }
 
-        let rows = try db.prepare("\(select) ORDER BY 2, 1", cached: false)
+        let rows = try db.makeStatement("\(select) ORDER BY 2, 1")
         try rows.bind([])
         while try rows.step() {
             slice.append(Point(id: rows.int64(0), x: rows.double(1), y: rows.double(2),
@@ -154,11 +154,11 @@ struct RTreeBulkLoader {
 
         init(db: Connection, table: String, nodeSize: Int, auxiliaryCount: Int) throws {
             self.nodeSize = nodeSize
-            insertNode = try db.prepare("INSERT INTO \(table)_node (nodeno, data) VALUES (?, ?)")
-            insertParent = try db.prepare("INSERT INTO \(table)_parent (nodeno, parentnode) VALUES (?, ?)")
+            insertNode = try db.cachedStatement("INSERT INTO \(table)_node (nodeno, data) VALUES (?, ?)")
+            insertParent = try db.cachedStatement("INSERT INTO \(table)_parent (nodeno, parentnode) VALUES (?, ?)")
             let columns = (0..<auxiliaryCount).map { ", a\($0)" }.joined()
             let marks = String(repeating: ", ?", count: auxiliaryCount)
-            insertRowid = try db.prepare("INSERT INTO \(table)_rowid (rowid, nodeno\(columns)) VALUES (?, ?\(marks))")
+            insertRowid = try db.cachedStatement("INSERT INTO \(table)_rowid (rowid, nodeno\(columns)) VALUES (?, ?\(marks))")
         }
 
         func node(_ nodeno: Int64, depth: Int, cells: [(id: Int64, box: Box)]) throws {

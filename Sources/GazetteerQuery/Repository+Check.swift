@@ -34,9 +34,7 @@ extension Repository {
         }
         do {
             let rest = try pool.withConnection { db in
-                try db.execute("BEGIN")
-                defer { try? db.execute("COMMIT") }
-                return CheckRunner(db: db).run()
+                try db.read { CheckRunner(db: db).run() }
             }
             checks += rest
         } catch let error as GazetteerError {
@@ -98,9 +96,9 @@ private struct CheckRunner {
 
     /// The number of rows `sql` returns and the first column of the first few, as text.
     private func offenders(_ sql: String, _ values: [SQLiteValue] = [], describe: (Statement) -> String = { $0.text(0) }) throws -> (count: Int, first: [String]) {
-        let count = try db.prepare("SELECT count(*) FROM (\(sql))", cached: false).first(values) { $0.int(0) } ?? 0
+        let count = try db.makeStatement("SELECT count(*) FROM (\(sql))").first(values) { $0.int(0) } ?? 0
         guard count > 0 else { return (0, []) }
-        let first = try db.prepare("\(sql) LIMIT \(Self.limit)", cached: false).rows(values, describe)
+        let first = try db.makeStatement("\(sql) LIMIT \(Self.limit)").rows(values, describe)
         return (count, first)
     }
 
@@ -111,17 +109,17 @@ private struct CheckRunner {
     }
 
     private func count(_ sql: String) throws -> Int {
-        try db.prepare(sql, cached: false).first { $0.int(0) } ?? 0
+        try db.makeStatement(sql).first { $0.int(0) } ?? 0
     }
 
     private func sqliteIntegrity() throws -> Check {
-        let lines = try db.prepare("PRAGMA integrity_check(\(Self.limit))", cached: false).rows { $0.text(0) }
+        let lines = try db.makeStatement("PRAGMA integrity_check(\(Self.limit))").rows { $0.text(0) }
         if lines == ["ok"] { return Check(name: .sqliteIntegrity, status: .ok, summary: "SQLite integrity_check passed") }
         return Check(name: .sqliteIntegrity, status: .failed, summary: "SQLite integrity_check found damage", details: lines)
     }
 
     private func rtree(_ table: String, _ name: Name) throws -> Check {
-        let text = try db.prepare("SELECT rtreecheck('\(table)')", cached: false).first { $0.text(0) } ?? ""
+        let text = try db.makeStatement("SELECT rtreecheck('\(table)')").first { $0.text(0) } ?? ""
         if text == "ok" { return Check(name: name, status: .ok, summary: "rtreecheck of \(table) passed") }
         let lines = text.split(separator: "\n").map(String.init)
         return Check(name: name, status: .failed, summary: "rtreecheck of \(table) found \(lines.count) problem\(lines.count == 1 ? "" : "s")",
@@ -129,7 +127,7 @@ private struct CheckRunner {
     }
 
     private func foreignKeys() throws -> Check {
-        let rows = try db.prepare("PRAGMA foreign_key_check", cached: false).rows { s in
+        let rows = try db.makeStatement("PRAGMA foreign_key_check").rows { s in
             "\(s.text(0)) row \(s.int64(1)) refers to a missing row of \(s.text(2))"
         }
         return result(.foreignKeys, ok: "no dangling references", failed: { "\($0) dangling reference\($0 == 1 ? "" : "s")" },
@@ -192,7 +190,7 @@ private struct CheckRunner {
         var bad: [String] = []
         var badCount = 0
         var total = 0
-        let rows = try db.prepare("SELECT code, boundary FROM region WHERE boundary IS NOT NULL ORDER BY code", cached: false)
+        let rows = try db.makeStatement("SELECT code, boundary FROM region WHERE boundary IS NOT NULL ORDER BY code")
         try rows.bind([])
         defer { rows.reset() }
         while try rows.step() {
@@ -219,7 +217,7 @@ private struct CheckRunner {
     }
 
     private func meta() throws -> Check {
-        let meta = Dictionary(try db.prepare("SELECT key, value FROM meta", cached: false).rows { ($0.text(0), $0.text(1)) },
+        let meta = Dictionary(try db.makeStatement("SELECT key, value FROM meta").rows { ($0.text(0), $0.text(1)) },
                               uniquingKeysWith: { a, _ in a })
         var problems: [String] = []
         switch meta["schema_version"] {
@@ -253,8 +251,8 @@ private struct CheckRunner {
             CREATE VIRTUAL TABLE temp.gz_actual_v USING fts5vocab (main, \(table), instance);
             """)
         defer { try? db.execute("DROP TABLE IF EXISTS temp.gz_actual_v; DROP TABLE IF EXISTS temp.gz_expected_v; DROP TABLE IF EXISTS temp.gz_expected") }
-        let insert = try db.prepare("INSERT INTO temp.gz_expected (rowid, \(columns)) VALUES (?, ?, ?, ?)", cached: false)
-        let source = try db.prepare(isRegion ? "SELECT code, name, short_name, pinyin FROM region" : "SELECT rowid, name, address FROM poi", cached: false)
+        let insert = try db.makeStatement("INSERT INTO temp.gz_expected (rowid, \(columns)) VALUES (?, ?, ?, ?)")
+        let source = try db.makeStatement(isRegion ? "SELECT code, name, short_name, pinyin FROM region" : "SELECT rowid, name, address FROM poi")
         try source.bind([])
         defer { source.reset() }
         var rows = 0

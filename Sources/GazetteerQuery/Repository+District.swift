@@ -16,7 +16,7 @@ extension Repository {
             throw .invalidArgument(name: "subdistrict", reason: "must be 0 to 3, not \(subdistrict)")
         }
         return try read { db in
-            let children = try db.prepare("SELECT code FROM region WHERE parent = ? ORDER BY code")
+            let children = try db.cachedStatement("SELECT code FROM region WHERE parent = ? ORDER BY code")
             func node(_ e: RegionCache.Entry, depth: Int, withPolygon: Bool) throws -> DistrictNode {
                 var kids: [DistrictNode] = []
                 if depth > 0 {
@@ -33,7 +33,7 @@ extension Repository {
                 return DistrictNode(region: regions.region(e, system: system), children: kids, boundaryGeoJSON: geometry)
             }
             guard let keyword = keyword?.trimmingCharacters(in: .whitespaces), !keyword.isEmpty else {
-                let provinces = try db.prepare("SELECT code FROM region WHERE level = 0 ORDER BY code").rows { $0.int64(0) }
+                let provinces = try db.cachedStatement("SELECT code FROM region WHERE level = 0 ORDER BY code").rows { $0.int64(0) }
                 return try provinces.compactMap { try regions.entry($0, db) }.map {
                     try node($0, depth: max(0, subdistrict - 1), withPolygon: polygon)
                 }
@@ -42,7 +42,7 @@ extension Repository {
             if keyword.allSatisfy(\.isNumber), let n = Int64(keyword) {
                 codes = [keyword.count == 9 ? n * 1000 : n]
             } else {
-                codes = try db.prepare("SELECT code FROM region WHERE name = ?1 UNION SELECT code FROM region WHERE short_name = ?1 ORDER BY 1")
+                codes = try db.cachedStatement("SELECT code FROM region WHERE name = ?1 UNION SELECT code FROM region WHERE short_name = ?1 ORDER BY 1")
                     .rows([.text(keyword)]) { $0.int64(0) }
             }
             return try codes.compactMap { try regions.entry($0, db) }

@@ -19,7 +19,7 @@ extension Repository {
             values += [.integer(lo), .integer(hi)]
         }
         sql += " ORDER BY length(name) DESC, rowid LIMIT 1"
-        if let found = try db.prepare(sql).first(values, { ($0.int64(0), $0.text(1).count) }) { return found }
+        if let found = try db.cachedStatement(sql).first(values, { ($0.int64(0), $0.text(1).count) }) { return found }
         // The rest of the text may be the start of a longer POI name: 南京大学 → 南京大学(鼓楼校区).
         let rest = String(text.prefix(40))
         guard rest.count >= 2 else { return nil }
@@ -33,7 +33,7 @@ extension Repository {
         // A branch of the same name (南京大学(鼓楼校区)) before a different one (南京大学金陵学院).
         sql2 += " ORDER BY substr(name, ?, 1) IN ('(', '（') DESC, length(name), rowid LIMIT 1"
         values2.append(.integer(Int64(rest.count + 1)))
-        return try db.prepare(sql2).first(values2) { ($0.int64(0), rest.count) }
+        return try db.cachedStatement(sql2).first(values2) { ($0.int64(0), rest.count) }
     }
 
     /// A free-text Chinese address to the best region or POI and its location (地理编码).

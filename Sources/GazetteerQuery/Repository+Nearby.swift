@@ -19,12 +19,12 @@ extension Repository {
             filter.category = try CategoryFilter(options.types, db: db)
             if let keywords = options.keywords?.trimmingCharacters(in: .whitespacesAndNewlines), !keywords.isEmpty {
                 guard let match = SearchTokens.nameQuery(keywords) else { return NearbyResult(pois: [], count: options.countAll ? 0 : nil) }
-                let rowids = try db.prepare("SELECT rowid FROM poi_fts WHERE poi_fts MATCH ? LIMIT ?")
+                let rowids = try db.cachedStatement("SELECT rowid FROM poi_fts WHERE poi_fts MATCH ? LIMIT ?")
                     .rows([.text(match), .integer(Int64(Self.keywordSetLimit + 1))]) { $0.int64(0) }
                 if rowids.count <= Self.keywordSetLimit {
                     filter.rowids = Set(rowids)
                 } else {
-                    let check = try db.prepare("SELECT 1 FROM poi_fts WHERE poi_fts MATCH ? AND rowid = ?")
+                    let check = try db.cachedStatement("SELECT 1 FROM poi_fts WHERE poi_fts MATCH ? AND rowid = ?")
                     filter.accept = { rowid in try check.first([.text(match), .integer(rowid)]) { _ in true } ?? false }
                 }
             }

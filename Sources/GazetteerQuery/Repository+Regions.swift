@@ -34,7 +34,7 @@ extension Repository {
         if t.allSatisfy(\.isNumber), let code = Int64(t), let e = try regions.entry(t.count == 9 ? code * 1000 : code, db) {
             return e
         }
-        let codes = try db.prepare("SELECT code FROM region WHERE name = ?1 UNION SELECT code FROM region WHERE short_name = ?1")
+        let codes = try db.cachedStatement("SELECT code FROM region WHERE name = ?1 UNION SELECT code FROM region WHERE short_name = ?1")
             .rows([.text(t)]) { $0.int64(0) }
         let entries = try codes.compactMap { try regions.entry($0, db) }
         let preference: [RegionLevel] = [.city, .province, .district, .town]

@@ -37,10 +37,10 @@ public final class Repository: Sendable {
             // One read transaction per query: every statement sees the same snapshot (never
             // half of an import), and the file is locked once rather than per statement.
             return try pool.withConnection { db in
-                try db.prepare("BEGIN").run()
-                defer { try? db.prepare("COMMIT").run() }
-                try regions.validate(db)
-                return try body(db)
+                try db.read {
+                    try regions.validate(db)
+                    return try body(db)
+                }
             }
         } catch {
             throw mapped(error)
@@ -60,12 +60,12 @@ public final class Repository: Sendable {
     public func info() throws(GazetteerError) -> DatabaseInfo {
         try read { db in
             var counts = Dictionary(uniqueKeysWithValues: RegionLevel.allCases.map { ($0.name, 0) })
-            let perLevel = try db.prepare("SELECT level, count(*) FROM region GROUP BY level").rows { ($0.int(0), $0.int(1)) }
+            let perLevel = try db.cachedStatement("SELECT level, count(*) FROM region GROUP BY level").rows { ($0.int(0), $0.int(1)) }
             for (level, count) in perLevel {
                 if let l = RegionLevel(rawValue: level) { counts[l.name] = count }
             }
             let meta = Dictionary(
-                try db.prepare("SELECT key, value FROM meta").rows { ($0.text(0), $0.text(1)) },
+                try db.cachedStatement("SELECT key, value FROM meta").rows { ($0.text(0), $0.text(1)) },
                 uniquingKeysWith: { a, _ in a })
             func count(_ sql: String) throws -> Int {
                 if case .integer(let n) = try db.scalar(sql) { return Int(n) }

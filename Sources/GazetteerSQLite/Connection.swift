@@ -20,7 +20,8 @@ package final class Connection: @unchecked Sendable {
     private(set) var isImmutable = false
     private(set) var handle: OpaquePointer?
     private var cache: [String: Statement] = [:]
-    private var transactionDepth = 0
+    /// Savepoints opened by `savepoint` and not yet ended, to name the next one.
+    private var savepointDepth = 0
 
     /// How long a statement waits on a lock held by another process before giving up.
     package static let busyTimeoutMilliseconds: Int32 = 10_000
@@ -154,7 +155,8 @@ package final class Connection: @unchecked Sendable {
         return SQLiteError(code: rc, message: message, sql: sql)
     }
 
-    /// Runs one or more statements that return no rows of interest.
+    /// Runs one or more statements that return no rows of interest (the one way to run several
+    /// statements in one string; prepared statements refuse that).
     package func execute(_ sql: String) throws(SQLiteError) {
         var errmsg: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &errmsg)
@@ -165,37 +167,86 @@ package final class Connection: @unchecked Sendable {
         }
     }
 
-    /// Returns a prepared statement, from the cache when this SQL was prepared before.
-    /// Cached statements are persistent and are reset by every `bind`.
-    package func prepare(_ sql: String, cached: Bool = true) throws(SQLiteError) -> Statement {
-        if cached, let s = cache[sql] { return s }
-        let s = try Statement(connection: self, sql: sql, persistent: cached)
-        if cached { cache[sql] = s }
+    /// Most statements a connection keeps prepared. Call sites cache only SQL of fixed text, so
+    /// this is never reached in practice; it bounds the cache should one build SQL by the call.
+    package static let statementCacheLimit = 512
+
+    /// The statement for `sql`, prepared once and kept for the life of the connection (prepared
+    /// with SQLITE_PREPARE_PERSISTENT): for SQL of fixed text run again and again. A statement
+    /// whose step fails is dropped from the cache, so the next call prepares it afresh.
+    package func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
+        if let s = cache[sql] { return s }
+        let s = try Statement(connection: self, sql: sql, persistent: true)
+        if cache.count >= Self.statementCacheLimit { cache.removeAll(keepingCapacity: true) }
+        cache[sql] = s
         return s
     }
 
-    /// Runs `body` in a transaction: commits when it returns, rolls back when it throws.
-    /// Nested calls become savepoints, so an inner failure can be caught without losing the
-    /// outer work.
-    package func transaction<T>(_ body: () throws -> T) throws -> T {
-        let depth = transactionDepth
-        let savepoint = "sp\(depth)"
-        try execute(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT \(savepoint)")
-        transactionDepth += 1
+    /// A statement for `sql` that is not kept: for SQL built for one use, or run once.
+    package func makeStatement(_ sql: String) throws(SQLiteError) -> Statement {
+        try Statement(connection: self, sql: sql, persistent: false)
+    }
+
+    /// Forgets a cached statement (one that failed), if it is the one cached for its SQL.
+    func evict(_ statement: Statement) {
+        if cache[statement.sql] === statement { cache[statement.sql] = nil }
+    }
+
+    /// Runs `body` inside a read transaction, so every statement in it sees one snapshot of the
+    /// database. Inside a transaction already open, `body` simply joins it. The transaction
+    /// ends when `body` returns or throws; if it cannot be ended cleanly it is rolled back, and
+    /// if even that fails the error says so (a pool then closes the connection rather than
+    /// lend it still inside a transaction).
+    package func read<T>(_ body: () throws -> T) throws -> T {
+        if isInTransaction { return try body() }
+        // Prepared once: a lone reverse geocode takes microseconds, and parsing BEGIN and
+        // COMMIT anew each time would be a visible part of it.
+        try cachedStatement("BEGIN").run()
+        let result: T
         do {
-            let result = try body()
-            transactionDepth -= 1
-            try execute(depth == 0 ? "COMMIT" : "RELEASE \(savepoint)")
-            return result
+            result = try body()
         } catch {
-            if transactionDepth > depth { transactionDepth = depth }
-            if depth == 0 {
+            try? cachedStatement("ROLLBACK").run()
+            throw error
+        }
+        do {
+            try cachedStatement("COMMIT").run()
+        } catch {
+            try? cachedStatement("ROLLBACK").run()
+            throw error
+        }
+        return result
+    }
+
+    /// Runs `body` so that its writes land whole or not at all: in a new write transaction
+    /// (`BEGIN IMMEDIATE`) when none is open, else in a savepoint inside the open one, so an inner
+    /// failure can be caught without losing the outer work. Commits (or releases) when `body`
+    /// returns, rolls back when it throws.
+    package func savepoint<T>(_ body: () throws -> T) throws -> T {
+        let outermost = !isInTransaction
+        savepointDepth += 1
+        let name = "gz_sp\(savepointDepth)"
+        defer { savepointDepth -= 1 }
+        try execute(outermost ? "BEGIN IMMEDIATE" : "SAVEPOINT \(name)")
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            if outermost {
                 try? execute("ROLLBACK")
             } else {
-                try? execute("ROLLBACK TO \(savepoint); RELEASE \(savepoint)")
+                try? execute("ROLLBACK TO \(name)")
+                try? execute("RELEASE \(name)")
             }
             throw error
         }
+        do {
+            try execute(outermost ? "COMMIT" : "RELEASE \(name)")
+        } catch {
+            if outermost { try? execute("ROLLBACK") }
+            throw error
+        }
+        return result
     }
 
     package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
@@ -204,6 +255,6 @@ package final class Connection: @unchecked Sendable {
 
     /// Runs a query expected to return one value.
     package func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws -> SQLiteValue {
-        try prepare(sql).first(values) { $0.value(0) } ?? .null
+        try cachedStatement(sql).first(values) { $0.value(0) } ?? .null
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GazetteerSQLite
 
 /// What the file system says about a database path, for messages SQLite cannot give: it
 /// reports a folder as "disk I/O error" and a missing folder, a read-only medium and a

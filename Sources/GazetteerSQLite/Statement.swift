@@ -13,11 +13,44 @@ package final class Statement {
         self.sql = sql
         var stmt: OpaquePointer?
         let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
-        let rc = sqlite3_prepare_v3(connection.handle, sql, -1, flags, &stmt, nil)
+        var rest = ""
+        let rc = sql.withCString { text -> Int32 in
+            var tail: UnsafePointer<CChar>?
+            let rc = sqlite3_prepare_v3(connection.handle, text, -1, flags, &stmt, &tail)
+            if let tail { rest = String(cString: tail) }
+            return rc
+        }
         guard rc == SQLITE_OK, let stmt else {
             throw connection.error(rc, sql: sql)
         }
+        // SQLite compiles only the first statement of the text and would silently drop the rest.
+        if !Self.isBlank(rest) {
+            sqlite3_finalize(stmt)
+            throw SQLiteError(code: SQLITE_MISUSE, message: "the SQL holds more than one statement "
+                + "(a prepared statement runs only the first; run several with `execute`)", sql: sql)
+        }
         handle = stmt
+        parameterCount = Int(sqlite3_bind_parameter_count(stmt))
+    }
+
+    /// How many parameters the SQL has: a bind must give exactly that many values.
+    package private(set) var parameterCount = 0
+
+    /// True when `text` holds only white space and SQL comments.
+    static func isBlank(_ text: String) -> Bool {
+        var s = Substring(text)
+        while true {
+            s = s.drop { $0.isWhitespace || $0 == ";" }
+            if s.hasPrefix("--") {
+                guard let end = s.firstIndex(of: "\n") else { return true }
+                s = s[end...]
+            } else if s.hasPrefix("/*") {
+                guard let end = s.range(of: "*/") else { return true }
+                s = s[end.upperBound...]
+            } else {
+                return s.isEmpty
+            }
+        }
     }
 
     deinit { sqlite3_finalize(handle) }
@@ -50,12 +83,20 @@ package final class Statement {
     /// Binds values to parameters 1...n, after resetting the statement.
     package func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
         reset()
+        // SQLite would leave missing parameters NULL and refuse extra ones only by index.
+        guard values.count == parameterCount else {
+            throw SQLiteError(code: SQLITE_RANGE, message: "the statement has \(parameterCount) parameter"
+                + (parameterCount == 1 ? "" : "s") + " but \(values.count) value" + (values.count == 1 ? " was" : "s were") + " given", sql: sql)
+        }
         for (i, v) in values.enumerated() { try bind(v, at: Int32(i + 1)) }
     }
 
     /// Binds by name (`:name`, `@name` or `$name`; give the name with its prefix), after a reset.
     package func bind(named values: [String: SQLiteValue]) throws(SQLiteError) {
         reset()
+        guard values.count == parameterCount else {
+            throw SQLiteError(code: SQLITE_RANGE, message: "the statement has \(parameterCount) parameters but \(values.count) values were given", sql: sql)
+        }
         for (name, v) in values {
             let index = sqlite3_bind_parameter_index(handle, name)
             guard index > 0 else {
@@ -78,6 +119,9 @@ package final class Statement {
         default:
             let err = connection.error(rc, sql: sql)
             sqlite3_reset(handle)
+            // A statement that failed may stay broken (schema changed under it, a constraint
+            // it will always hit): the next use prepares it afresh.
+            connection.evict(self)
             throw err
         }
     }

@@ -4,7 +4,7 @@ import Foundation
 /// alone. The region cache is read several times per reverse geocode by every batch thread
 /// and written only while it fills; behind a plain mutex the readers queued for each other
 /// (strace: one futex call per five points of a two-thread batch).
-package final class ReadMostly<Value>: @unchecked Sendable {
+package final class ReadMostly<Value> {
     private let lock: UnsafeMutablePointer<pthread_rwlock_t>
     private var value: Value
 
@@ -35,3 +35,6 @@ package final class ReadMostly<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+/// As for `Locked`: shared between threads only when the value may be.
+extension ReadMostly: @unchecked Sendable where Value: Sendable {}

@@ -44,7 +44,7 @@ import Darwin
         }
         for sql in queries {
             lines.append(sql)
-            lines += try db.prepare(sql).rows { row in (0..<row.columnCount).map { "\(row.value($0))" }.joined(separator: "|") }
+            lines += try db.cachedStatement(sql).rows { row in (0..<row.columnCount).map { "\(row.value($0))" }.joined(separator: "|") }
         }
         return lines
     }

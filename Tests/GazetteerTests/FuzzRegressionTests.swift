@@ -114,9 +114,9 @@ import Testing
         let db = try Connection(path: Self.repository.path, mode: .readOnly)
         for q in [SearchTokens.nameQuery(text), SearchTokens.pinyinQuery(text)].compactMap({ $0 }) {
             // Built queries are never FTS5 syntax errors.
-            _ = try db.prepare("SELECT rowid FROM region_fts WHERE region_fts MATCH ?").rows([.text(q)]) { $0.int64(0) }
+            _ = try db.cachedStatement("SELECT rowid FROM region_fts WHERE region_fts MATCH ?").rows([.text(q)]) { $0.int64(0) }
             if !q.hasPrefix("pinyin") {
-                _ = try db.prepare("SELECT rowid FROM poi_fts WHERE poi_fts MATCH ?").rows([.text(q)]) { $0.int64(0) }
+                _ = try db.cachedStatement("SELECT rowid FROM poi_fts WHERE poi_fts MATCH ?").rows([.text(q)]) { $0.int64(0) }
             }
         }
         // Indexed text is found by its own query.
@@ -125,10 +125,10 @@ import Testing
             try scratch.execute("CREATE VIRTUAL TABLE t USING fts5 (grams, chars, pinyin, tokenize = 'unicode61 remove_diacritics 0')")
             try scratch.execute("CREATE VIRTUAL TABLE v USING fts5vocab (t, 'instance')")
             let tokens = SearchTokens.index([text])
-            try scratch.prepare("INSERT INTO t (rowid, grams, chars) VALUES (1, ?, ?)").run([.text(tokens.grams), .text(tokens.chars)])
+            try scratch.cachedStatement("INSERT INTO t (rowid, grams, chars) VALUES (1, ?, ?)").run([.text(tokens.grams), .text(tokens.chars)])
             // Unless the tokenizer keeps nothing of it (a lone combining mark).
             if case .integer(let n) = try scratch.scalar("SELECT count(*) FROM v"), n > 0 {
-                #expect(try scratch.prepare("SELECT rowid FROM t WHERE t MATCH ?").rows([.text(q)]) { $0.int64(0) } == [1])
+                #expect(try scratch.cachedStatement("SELECT rowid FROM t WHERE t MATCH ?").rows([.text(q)]) { $0.int64(0) } == [1])
             }
         }
         var scoped = SearchOptions()

@@ -52,7 +52,7 @@ final class Fixture {
             "SELECT count(*) FROM region_fts WHERE region_fts MATCH 'chars : \"西\"'",
             "SELECT count(*) FROM poi_fts WHERE poi_fts MATCH 'grams : \"大学\"'",
         ] {
-            let s = try db.prepare(sql)
+            let s = try db.cachedStatement(sql)
             lines += try s.rows { row in (0..<row.columnCount).map { "\(row.value($0))" }.joined(separator: "|") }
         }
         return lines
@@ -138,7 +138,7 @@ final class Fixture {
         let summary = try fixture.run([fixture.write("codes.csv", "code,parent,level,name,citycode\n330100,330000,city,杭州市,0571\n")])
         #expect(summary.regions.updated == 1)
         let db = try Connection(path: fixture.database, mode: .readOnly)
-        let row = try db.prepare("SELECT short_name, pinyin, lng, lat, citycode FROM region WHERE code = 330100").first { $0.values(5) }
+        let row = try db.cachedStatement("SELECT short_name, pinyin, lng, lat, citycode FROM region WHERE code = 330100").first { $0.values(5) }
         #expect(row == [.text("杭州"), .text("hang zhou"), .real(120.21), .real(30.25), .text("0571")])
         // The search index still finds it by the kept short name and pinyin.
         #expect(try db.scalar("SELECT count(*) FROM region_fts WHERE region_fts MATCH 'pinyin : \"hangzhou\"'") == .integer(1))

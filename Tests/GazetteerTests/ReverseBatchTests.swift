@@ -45,7 +45,7 @@ import Testing
     /// Points near and far from POIs, enough of them for the batch to load the POI cells.
     func pointsAroundPOIs() throws -> [Coordinate] {
         let pois = try repo.read { db in
-            try db.prepare("SELECT lng, lat FROM poi ORDER BY rowid LIMIT 1500").rows { Coordinate(longitude: $0.double(0), latitude: $0.double(1)) }
+            try db.cachedStatement("SELECT lng, lat FROM poi ORDER BY rowid LIMIT 1500").rows { Coordinate(longitude: $0.double(0), latitude: $0.double(1)) }
         }
         var points: [Coordinate] = []
         for (i, c) in pois.enumerated() {
@@ -72,7 +72,7 @@ import Testing
         let points = try pointsAroundPOIs()
         try repo.read { db in
             let cells = try POICells(loading: db)
-            let query = try db.prepare("SELECT count(*) FROM poi_rtree WHERE min_lng <= ?2 AND max_lng >= ?1 AND min_lat <= ?4 AND max_lat >= ?3")
+            let query = try db.cachedStatement("SELECT count(*) FROM poi_rtree WHERE min_lng <= ?2 AND max_lng >= ?1 AND min_lat <= ?4 AND max_lat >= ?3")
             var empty = 0
             for (i, p) in points.enumerated() {
                 let b = BoundingBox.around(p, radius: [1.0, 100, 1000][i % 3])

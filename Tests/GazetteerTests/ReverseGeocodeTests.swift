@@ -112,7 +112,7 @@ import Testing
         #expect(r.formattedAddress.hasSuffix(r.pois[0].poi.name))
         // Nothing nearer was left out: compare with a brute-force scan of the table.
         let db = try Connection(path: SeedDatabase.path, mode: .readOnly)
-        let all = try db.prepare("SELECT lng, lat FROM poi").rows { Coordinate(longitude: $0.double(0), latitude: $0.double(1)) }
+        let all = try db.cachedStatement("SELECT lng, lat FROM poi").rows { Coordinate(longitude: $0.double(0), latitude: $0.double(1)) }
         let brute = all.map { center.distance(to: $0) }.filter { $0 <= 1500 }.sorted().prefix(20)
         #expect(zip(brute, r.pois.map(\.distance)).allSatisfy { abs($0 - $1) < 0.01 })
         #expect(try repo.reverseGeocode(center, radius: 0).pois.isEmpty)

@@ -33,16 +33,16 @@ final class TemporaryDatabase {
             .null, .blob([]), .blob([0, 1, 2, 255, 0]), .text(""), .text("北京市东城区"),
             .text("emoji 🇨🇳👩‍👩‍👧 and NUL-free 𠀀 ext-B"), .text("quote ' \" ; DROP TABLE t; --"),
         ]
-        let insert = try db.prepare("INSERT INTO t (rowid, v) VALUES (?, ?)")
+        let insert = try db.cachedStatement("INSERT INTO t (rowid, v) VALUES (?, ?)")
         for (i, v) in values.enumerated() { try insert.run([.integer(Int64(i)), v]) }
-        let read = try db.prepare("SELECT v FROM t ORDER BY rowid").rows { $0.value(0) }
+        let read = try db.cachedStatement("SELECT v FROM t ORDER BY rowid").rows { $0.value(0) }
         #expect(read == values)
         #expect(try db.scalar("SELECT typeof(v) FROM t WHERE rowid = 9") == .text("blob"))
     }
 
     @Test func bindByName() throws {
         let db = try connection()
-        let s = try db.prepare("SELECT :a || '-' || @b, $c + 1")
+        let s = try db.cachedStatement("SELECT :a || '-' || @b, $c + 1")
         try s.bind(named: [":a": "甲", "@b": .text("乙"), "$c": .integer(41)])
         #expect(try s.step())
         #expect(s.text(0) == "甲-乙")
@@ -52,15 +52,15 @@ final class TemporaryDatabase {
 
     @Test func statementsAreCachedAndReusable() throws {
         let db = try connection()
-        let a = try db.prepare("SELECT ? * 2")
-        let b = try db.prepare("SELECT ? * 2")
+        let a = try db.cachedStatement("SELECT ? * 2")
+        let b = try db.cachedStatement("SELECT ? * 2")
         #expect(a === b)
         for i in 0..<100 {
             #expect(try a.first([.integer(Int64(i))]) { $0.int(0) } == i * 2)
         }
         // A statement left mid-iteration is reset by the next bind.
         try db.execute("CREATE TABLE n (x); INSERT INTO n VALUES (1), (2), (3)")
-        let s = try db.prepare("SELECT x FROM n ORDER BY x")
+        let s = try db.cachedStatement("SELECT x FROM n ORDER BY x")
         try s.bind([])
         #expect(try s.step())
         #expect(try s.rows { $0.int(0) } == [1, 2, 3])
@@ -69,9 +69,9 @@ final class TemporaryDatabase {
     @Test func errorsCarryCodeMessageAndSQL() throws {
         let db = try connection()
         try db.execute("CREATE TABLE u (k TEXT PRIMARY KEY)")
-        try db.prepare("INSERT INTO u VALUES (?)").run(["x"])
+        try db.cachedStatement("INSERT INTO u VALUES (?)").run(["x"])
         let duplicate = #expect(throws: SQLiteError.self) {
-            try db.prepare("INSERT INTO u VALUES (?)").run(["x"])
+            try db.cachedStatement("INSERT INTO u VALUES (?)").run(["x"])
         }
         #expect(duplicate?.code == SQLiteError.Code(rawValue: 1555)) // SQLITE_CONSTRAINT_PRIMARYKEY
         #expect(duplicate?.code.primary == .constraint)
@@ -80,7 +80,7 @@ final class TemporaryDatabase {
         #expect(duplicate?.message.contains("UNIQUE constraint failed") == true)
         #expect(duplicate?.sql == "INSERT INTO u VALUES (?)")
 
-        let syntax = #expect(throws: SQLiteError.self) { _ = try db.prepare("SELEC nonsense") }
+        let syntax = #expect(throws: SQLiteError.self) { _ = try db.cachedStatement("SELEC nonsense") }
         #expect(syntax?.code == .error)
         #expect(syntax?.sql == "SELEC nonsense")
         #expect(syntax?.description.contains("syntax error") == true)
@@ -89,10 +89,10 @@ final class TemporaryDatabase {
     @Test func transactionCommitsAndRollsBack() throws {
         let db = try connection()
         try db.execute("CREATE TABLE t (x)")
-        try db.transaction { try db.execute("INSERT INTO t VALUES (1)") }
+        try db.savepoint { try db.execute("INSERT INTO t VALUES (1)") }
         struct Boom: Error {}
         #expect(throws: Boom.self) {
-            try db.transaction {
+            try db.savepoint {
                 try db.execute("INSERT INTO t VALUES (2)")
                 throw Boom()
             }
@@ -100,9 +100,9 @@ final class TemporaryDatabase {
         #expect(!db.isInTransaction)
         #expect(try db.scalar("SELECT group_concat(x) FROM t") == .text("1"))
         // Nested: an inner failure rolls back only the savepoint.
-        try db.transaction {
+        try db.savepoint {
             try db.execute("INSERT INTO t VALUES (3)")
-            _ = try? db.transaction {
+            _ = try? db.savepoint {
                 try db.execute("INSERT INTO t VALUES (4)")
                 throw Boom()
             }
@@ -129,7 +129,7 @@ final class TemporaryDatabase {
         try Repository.create(at: file.path)
         let db = try Connection(path: file.path, mode: .readOnly)
         #expect(try db.scalar("PRAGMA user_version") == .integer(Int64(Schema.version)))
-        let tables = Set(try db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").rows { $0.text(0) })
+        let tables = Set(try db.cachedStatement("SELECT name FROM sqlite_schema WHERE type = 'table'").rows { $0.text(0) })
         for name in ["meta", "region", "poi", "region_rtree", "poi_rtree", "region_fts", "poi_fts"] {
             #expect(tables.contains(name), "missing table \(name)")
         }
@@ -140,14 +140,14 @@ final class TemporaryDatabase {
     @Test func rtreeAndFTSAreUsable() throws {
         try Repository.create(at: file.path)
         let db = try Connection(path: file.path, mode: .readWrite)
-        try db.prepare("INSERT INTO poi_rtree (id, min_lng, max_lng, min_lat, max_lat, lng, lat) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        try db.cachedStatement("INSERT INTO poi_rtree (id, min_lng, max_lng, min_lat, max_lat, lng, lat) VALUES (?, ?, ?, ?, ?, ?, ?)")
             .run([1, 116.39, 116.39, 39.9, 39.9, 116.39, 39.9])
-        let hits = try db.prepare("SELECT id, lng FROM poi_rtree WHERE min_lng <= ? AND max_lng >= ? AND min_lat <= ? AND max_lat >= ?")
+        let hits = try db.cachedStatement("SELECT id, lng FROM poi_rtree WHERE min_lng <= ? AND max_lng >= ? AND min_lat <= ? AND max_lat >= ?")
             .rows([116.5, 116.3, 40.0, 39.8]) { ($0.int(0), $0.double(1)) }
         #expect(hits.count == 1 && hits[0].0 == 1 && hits[0].1 == 116.39)
-        try db.prepare("INSERT INTO poi_fts (rowid, grams, chars, address) VALUES (?, ?, ?, ?)")
+        try db.cachedStatement("INSERT INTO poi_fts (rowid, grams, chars, address) VALUES (?, ?, ?, ?)")
             .run([7, "北京 京大 大学", "北 京 大 学", ""])
-        let match = try db.prepare("SELECT rowid FROM poi_fts WHERE poi_fts MATCH ?")
+        let match = try db.cachedStatement("SELECT rowid FROM poi_fts WHERE poi_fts MATCH ?")
         #expect(try match.rows(["grams : \"京大\""]) { $0.int(0) } == [7])
         #expect(try match.rows(["chars : \"学\""]) { $0.int(0) } == [7])
         #expect(try match.rows(["grams : \"北京 京大\""]) { $0.int(0) } == [7])

@@ -24,7 +24,7 @@ import Testing
     @Test func treeIsRepresentedAsItIs() throws {
         let db = try Connection(path: SeedDatabase.path, mode: .readOnly)
         func row(_ code: Int64) throws -> (parent: Int64?, level: Int, name: String)? {
-            try db.prepare("SELECT parent, level, name FROM region WHERE code = ?").first([.integer(code)]) {
+            try db.cachedStatement("SELECT parent, level, name FROM region WHERE code = ?").first([.integer(code)]) {
                 ($0.optionalInt64(0), $0.int(1), $0.text(2))
             }
         }
@@ -50,7 +50,7 @@ import Testing
 
     @Test func boundariesDecodeAndContainTheirCentres() throws {
         let db = try Connection(path: SeedDatabase.path, mode: .readOnly)
-        let rows = try db.prepare("SELECT code, boundary, lng, lat, center_approx FROM region WHERE boundary IS NOT NULL AND level = 2")
+        let rows = try db.cachedStatement("SELECT code, boundary, lng, lat, center_approx FROM region WHERE boundary IS NOT NULL AND level = 2")
             .rows { ($0.int64(0), $0.blob(1), $0.double(2), $0.double(3), $0.int(4)) }
         #expect(rows.count >= 2_800)
         var outside: [Int64] = []

@@ -15,7 +15,7 @@ package struct POICells: Sendable {
     package static let maxCells = 1 << 26
 
     package init(loading db: Connection) throws {
-        let boxes = try db.prepare("SELECT min_lng, max_lng, min_lat, max_lat FROM poi_rtree", cached: false)
+        let boxes = try db.makeStatement("SELECT min_lng, max_lng, min_lat, max_lat FROM poi_rtree")
         var minLng = Double.infinity, maxLng = -Double.infinity, minLat = Double.infinity, maxLat = -Double.infinity
         _ = try boxes.rows { s in
             minLng = Swift.min(minLng, s.double(0)); maxLng = Swift.max(maxLng, s.double(1))

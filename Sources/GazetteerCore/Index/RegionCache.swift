@@ -168,7 +168,7 @@ package final class RegionCache: Sendable {
 
     package func entry(_ code: Int64, _ db: Connection) throws -> Entry? {
         if let e = cached(db, { $0.entries[code] }) { return e }
-        guard let e = try db.prepare("SELECT \(Self.selectColumns) FROM region WHERE code = ?")
+        guard let e = try db.cachedStatement("SELECT \(Self.selectColumns) FROM region WHERE code = ?")
             .first([.integer(code)], { Self.entry(from: $0) })
         else { return nil }
         keep(db) { $0.entries[code] = e }
@@ -190,7 +190,7 @@ package final class RegionCache: Sendable {
 
     package func boxedShape(_ code: Int64, _ db: Connection) throws -> Shape? {
         if let s = cached(db, { $0.shapes[code] }) { return s }
-        guard let blob = try db.prepare("SELECT boundary FROM region WHERE code = ?").first([.integer(code)], { $0.optionalBlob(0) }) ?? nil
+        guard let blob = try db.cachedStatement("SELECT boundary FROM region WHERE code = ?").first([.integer(code)], { $0.optionalBlob(0) }) ?? nil
         else { return nil }
         let shape = Shape(try MultiPolygon(encoded: blob))
         keep(db) { $0.shapes[code] = shape }
@@ -257,7 +257,7 @@ package final class RegionCache: Sendable {
     /// Towns under `parent` that have a centre.
     package func townCentres(under parent: Int64, _ db: Connection) throws -> [TownCentre] {
         if let t = cached(db, { $0.towns[parent] }) { return t }
-        let list = try db.prepare("SELECT code, lng, lat FROM region WHERE parent = ? AND level = 3 AND lng IS NOT NULL")
+        let list = try db.cachedStatement("SELECT code, lng, lat FROM region WHERE parent = ? AND level = 3 AND lng IS NOT NULL")
             .rows([.integer(parent)]) { TownCentre(code: $0.int64(0), center: Coordinate(longitude: $0.double(1), latitude: $0.double(2))) }
         keep(db) { $0.towns[parent] = list }
         return list

@@ -19,7 +19,7 @@ package struct RegionGrid: Sendable {
     private let columns: Int, rows: Int
 
     package init(loading db: Connection) throws {
-        entries = try db.prepare("SELECT id, level, min_lng, max_lng, min_lat, max_lat FROM region_rtree").rows {
+        entries = try db.cachedStatement("SELECT id, level, min_lng, max_lng, min_lat, max_lat FROM region_rtree").rows {
             Entry(code: $0.int64(0), level: $0.int(1), minLng: $0.double(2), maxLng: $0.double(3), minLat: $0.double(4), maxLat: $0.double(5))
         }
         let c = Self.cellDegrees

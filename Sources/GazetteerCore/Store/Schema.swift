@@ -44,7 +44,7 @@ package enum Schema {
                     throw GazetteerError.cannotOpen(
                         path: path, reason: "the database is empty (it holds no tables). Create it with `gazetteer import --db \(path) FILES…`.")
                 }
-                try connection.transaction { try connection.execute(sql) }
+                try connection.savepoint { try connection.execute(sql) }
                 return connection
             }
             let hasMeta = try hasMetaTable(connection)

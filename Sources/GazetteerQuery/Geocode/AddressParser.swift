@@ -58,7 +58,7 @@ struct AddressParser {
         guard n >= 2 else { return [] }
         let prefixes = (2...n).map { String(rest.prefix($0)) }
         let marks = Array(repeating: "?", count: prefixes.count).joined(separator: ",")
-        let codes = try db.prepare("""
+        let codes = try db.cachedStatement("""
             SELECT code FROM region WHERE name IN (\(marks)) UNION SELECT code FROM region WHERE short_name IN (\(marks))
             """).rows((prefixes + prefixes).map { .text($0) }) { $0.int64(0) }
         return try codes.compactMap { code in

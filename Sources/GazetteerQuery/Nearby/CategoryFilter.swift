@@ -23,7 +23,7 @@ struct CategoryFilter {
             } else {
                 let escaped = t.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
                     .replacingOccurrences(of: "_", with: "\\_")
-                let found = try db.prepare("SELECT typecode FROM category WHERE type LIKE '%' || ? || '%' ESCAPE '\\'")
+                let found = try db.cachedStatement("SELECT typecode FROM category WHERE type LIKE '%' || ? || '%' ESCAPE '\\'")
                     .rows([.text(escaped)]) { $0.text(0) }
                 codes.formUnion(found.compactMap { Int64($0) })
                 if found.isEmpty { codes.insert(-1) } // a word no category has: match nothing

@@ -30,7 +30,7 @@ struct POIFinder {
     private func approximate(_ p: Coordinate, radius: Double, filter: Filter) throws -> [(rowid: Int64, distance: Double)] {
         let b = BoundingBox.around(p, radius: radius + Self.boxSlack)
         let withType = !filter.category.isEmpty
-        let box = try db.prepare(withType
+        let box = try db.cachedStatement(withType
             ? "SELECT id, min_lng, min_lat, typecode FROM poi_rtree WHERE min_lng <= ?2 AND max_lng >= ?1 AND min_lat <= ?4 AND max_lat >= ?3"
             : "SELECT id, min_lng, min_lat FROM poi_rtree WHERE min_lng <= ?2 AND max_lng >= ?1 AND min_lat <= ?4 AND max_lat >= ?3")
         try box.bind([.real(b.minLongitude), .real(b.maxLongitude), .real(b.minLatitude), .real(b.maxLatitude)])
@@ -48,7 +48,7 @@ struct POIFinder {
 
     /// Exact distances of these rowids, from the stored coordinates.
     private func exact(_ p: Coordinate, _ rowids: [Int64]) throws -> [(rowid: Int64, distance: Double)] {
-        let s = try db.prepare("SELECT lng, lat FROM poi WHERE rowid = ?")
+        let s = try db.cachedStatement("SELECT lng, lat FROM poi WHERE rowid = ?")
         return try rowids.compactMap { id in
             try s.first([.integer(id)]) { (id, p.distance(to: Coordinate(longitude: $0.double(0), latitude: $0.double(1)))) }
         }
@@ -101,7 +101,7 @@ struct POIFinder {
 
     /// The POIs with these rowids, in the same order, with locations in `system`.
     func load(_ rowids: [Int64], system: CoordinateSystem) throws -> [POI] {
-        let s = try db.prepare("SELECT id, name, type, typecode, address, phone, lng, lat, adcode, towncode FROM poi WHERE rowid = ?")
+        let s = try db.cachedStatement("SELECT id, name, type, typecode, address, phone, lng, lat, adcode, towncode FROM poi WHERE rowid = ?")
         return try rowids.compactMap { rowid in
             try s.first([.integer(rowid)]) { r in
                 POI(id: r.text(0), name: r.text(1), type: r.optionalText(2), typecode: r.optionalText(3),

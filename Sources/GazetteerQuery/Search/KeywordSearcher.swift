@@ -43,18 +43,18 @@ struct KeywordSearcher {
         func add(_ codes: [Int64], _ m: SearchHit.Match) {
             for c in codes where best[c].map({ m < $0 }) ?? true { best[c] = m }
         }
-        add(try db.prepare("SELECT code FROM region WHERE name = ?1 UNION SELECT code FROM region WHERE short_name = ?1")
+        add(try db.cachedStatement("SELECT code FROM region WHERE name = ?1 UNION SELECT code FROM region WHERE short_name = ?1")
             .rows([.text(q)]) { $0.int64(0) }, .exact)
-        add(try db.prepare("""
+        add(try db.cachedStatement("""
             SELECT code FROM region WHERE name >= ?1 AND name < ?2
             UNION SELECT code FROM region WHERE short_name >= ?1 AND short_name < ?2 LIMIT ?3
             """).rows([.text(q), .text(Self.upperBound(q)), .integer(Int64(Self.cap))]) { $0.int64(0) }, .prefix)
         if let match = SearchTokens.nameQuery(q) {
-            add(try db.prepare("SELECT rowid FROM region_fts WHERE region_fts MATCH ? LIMIT ?")
+            add(try db.cachedStatement("SELECT rowid FROM region_fts WHERE region_fts MATCH ? LIMIT ?")
                 .rows([.text(match), .integer(Int64(Self.cap))]) { $0.int64(0) }, .substring)
         }
         if let pinyin, let match = SearchTokens.pinyinQuery(pinyin) {
-            let codes = try db.prepare("SELECT rowid FROM region_fts WHERE region_fts MATCH ? LIMIT ?")
+            let codes = try db.cachedStatement("SELECT rowid FROM region_fts WHERE region_fts MATCH ? LIMIT ?")
                 .rows([.text(match), .integer(Int64(Self.cap))]) { $0.int64(0) }
             let typed = pinyin.lowercased().filter { !$0.isWhitespace && $0 != "'" }
             for code in codes {
@@ -81,24 +81,24 @@ struct KeywordSearcher {
             scopeValues = [.integer(lo), .integer(hi)]
         }
         let cap: SQLiteValue = .integer(Int64(Self.cap))
-        let exact = try db.prepare("SELECT rowid FROM poi WHERE name = ?\(scopeSQL) LIMIT ?")
+        let exact = try db.cachedStatement("SELECT rowid FROM poi WHERE name = ?\(scopeSQL) LIMIT ?")
             .rows([.text(q)] + scopeValues + [cap]) { $0.int64(0) }
         // Exact and prefix matches are few; the (up to `cap`) substring rows are only checked
         // against them, not hashed one by one.
         var seen = Set(exact)
-        let prefix = try db.prepare("SELECT rowid FROM poi WHERE name >= ? AND name < ?\(scopeSQL) LIMIT ?")
+        let prefix = try db.cachedStatement("SELECT rowid FROM poi WHERE name >= ? AND name < ?\(scopeSQL) LIMIT ?")
             .rows([.text(q), .text(Self.upperBound(q))] + scopeValues + [cap]) { $0.int64(0) }
             .filter { seen.insert($0).inserted }
         var substring: [Int64] = []
         if let match = SearchTokens.nameQuery(q) {
             if scope != nil {
                 // Scoped: let SQLite skip out-of-scope matches instead of capping them away.
-                substring = try db.prepare("""
+                substring = try db.cachedStatement("""
                     SELECT f.rowid FROM poi_fts f JOIN poi p ON p.rowid = f.rowid
                     WHERE poi_fts MATCH ?\(scopeSQL.replacingOccurrences(of: "+adcode", with: "+p.adcode")) LIMIT ?
                     """).rows([.text(match)] + scopeValues + [cap]) { $0.int64(0) }
             } else {
-                substring = try db.prepare("SELECT rowid FROM poi_fts WHERE poi_fts MATCH ? LIMIT ?").rows([.text(match), cap]) { $0.int64(0) }
+                substring = try db.cachedStatement("SELECT rowid FROM poi_fts WHERE poi_fts MATCH ? LIMIT ?").rows([.text(match), cap]) { $0.int64(0) }
             }
             if !seen.isEmpty { substring.removeAll { seen.contains($0) } }
         }
@@ -114,7 +114,7 @@ struct KeywordSearcher {
     /// look-ups in one call instead of one statement round trip per row.
     func eachPOI(_ rowids: some Collection<Int64>, columns: String, _ body: (Statement) throws -> Void) throws {
         let chunk = 100
-        let statement = try db.prepare("SELECT rowid, \(columns) FROM poi WHERE rowid IN ("
+        let statement = try db.cachedStatement("SELECT rowid, \(columns) FROM poi WHERE rowid IN ("
             + Array(repeating: "?", count: chunk).joined(separator: ",") + ")")
         var values = [SQLiteValue](repeating: .null, count: chunk)
         var i = rowids.startIndex
