@@ -44,10 +44,10 @@ private func readTable(_ encoding: TextEncoding) {
             do {
                 switch table.format {
                 case .regions:
-                    let r = try RegionRecord(row: row, coordinateSystem: system)
+                    let r = try RegionRow(csv: row, coordinateSystem: system)
                     if let c = r.center { precondition(c.isValid, "invalid centre \(c)") }
                 case .pois:
-                    let p = try POIRecord(row: row, coordinateSystem: system)
+                    let p = try POIRow(csv: row, coordinateSystem: system)
                     precondition(p.location.isValid, "invalid location \(p.location)")
                 case .boundaries:
                     _ = try BoundaryRecord(row: row, coordinateSystem: system)

@@ -94,7 +94,7 @@ enum AMapShape {
                      ("typecode", .string(p.typecode ?? "")), ("address", .string(p.address ?? "")),
                      ("tel", .string(p.phone ?? "")), ("location", .string(location(p.location))),
                      ("adcode", .string(p.adcode ?? ""))]
-            towncode = p.towncode ?? ""
+            towncode = p.townCode12 ?? ""
         case .region(let r):
             let t = regionType(r.level)
             pairs = [("id", .string(r.code)), ("name", .string(r.name)), ("type", .string(t.type)),

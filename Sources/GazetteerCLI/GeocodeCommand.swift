@@ -26,7 +26,7 @@ struct GeocodeCommand: ParsableCommand {
             for (label, region) in [("province", g.province), ("city", g.city), ("district", g.district), ("town", g.town)] {
                 if let region { rows.append((label, "\(region.name)  \(region.code)")) }
             }
-            if let code = g.townCode { rows.append(("town code", code + "  (9 digits)")) }
+            if let code = g.townCode9 { rows.append(("town code", code + "  (9 digits)")) }
             if let poi = g.poi { rows.append(("POI", "\(poi.name)  \(poi.id)")) }
             if let l = g.location { rows.append(("location", AMapShape.location(l) + (g.locationIsApproximate ? "  (approximate)" : ""))) }
             if !g.unmatched.isEmpty { rows.append(("unmatched", g.unmatched)) }

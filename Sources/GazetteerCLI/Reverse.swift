@@ -65,7 +65,7 @@ struct Reverse: ParsableCommand {
             ("district", cell(a.district)),
             ("town", cell(a.town, note: a.townIsApproximate ? "  (nearest town centre: approximate)" : "")),
         ]
-        if let code = a.townCode { rows.append(("town code", code + "  (9 digits)")) }
+        if let code = a.townCode9 { rows.append(("town code", code + "  (9 digits)")) }
         if let code = a.citycode { rows.append(("citycode", code)) }
         var out = r.formattedAddress + "\n" + Format.table(rows)
         if radius > 0 {

@@ -64,7 +64,7 @@ struct Search: ParsableCommand {
                 let code: String
                 switch hit.kind {
                 case .region(let r): code = r.code
-                case .poi(let p): code = p.towncode ?? p.adcode ?? ""
+                case .poi(let p): code = p.townCode12 ?? p.adcode ?? ""
                 }
                 let place = [hit.province?.name, hit.city?.name, hit.district?.name].compactMap { $0 }.joined()
                 rows.append([String(first + i + 1), hit.name, hit.levelName, code, place, hit.distance.map(Format.distance) ?? ""])

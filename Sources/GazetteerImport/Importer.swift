@@ -208,14 +208,14 @@ private final class ImportRun {
     /// checked against the file and the database together, in any row order.
     private func importRegions(_ regionTables: [CSVTable]) throws {
         guard !regionTables.isEmpty else { return }
-        struct Pending { var record: RegionRecord; var file: String; var line: Int; var fields: [String] }
+        struct Pending { var record: RegionRow; var file: String; var line: Int; var fields: [String] }
         var pending: [Pending] = []
         var seen: [Int64: (file: String, line: Int)] = [:]
         for table in regionTables {
             while let row = try table.next() {
                 rowDone(table)
                 do {
-                    let record = try RegionRecord(row: row, coordinateSystem: options.coordinateSystem)
+                    let record = try RegionRow(csv: row, coordinateSystem: options.coordinateSystem)
                     if let first = seen[record.code] {
                         throw row.error("code", .duplicateKey(String(record.code), firstLine: first.line, firstFile: first.file))
                     }
@@ -243,7 +243,7 @@ private final class ImportRun {
                 if let parentLevel {
                     if let complaint = r.parentProblem(parentLevel: parentLevel) {
                         problem = .levelMismatch(complaint)
-                    } else if !Self.codeFits(r.code, under: parent, parentLevel: parentLevel) {
+                    } else if !AdminCode(r.code).isWithin(AdminCode(parent), level: parentLevel) {
                         problem = .levelMismatch("code \(r.code) does not start with the digits of its parent \(parent)")
                     } else {
                         problem = nil
@@ -265,41 +265,19 @@ private final class ImportRun {
         for item in valid { try upsertRegion(item.record) }
     }
 
-    /// A child's code repeats its parent's significant digits (province 2, city 4, district 6).
-    static func codeFits(_ code: Int64, under parent: Int64, parentLevel: RegionLevel) -> Bool {
-        let childDigits = String(code)
-        let parentDigits = String(parent)
-        let significant = [2, 4, 6, 12][parentLevel.rawValue]
-        return childDigits.prefix(significant) == parentDigits.prefix(significant)
-    }
-
-    private func upsertRegion(_ r: RegionRecord) throws {
-        let existing = try db.cachedStatement("""
-            SELECT parent, level, name, short_name, pinyin, citycode, lng, lat, center_approx,
-                   min_lng, min_lat, max_lng, max_lat FROM region WHERE code = ?
-            """).first([.integer(r.code)]) { s in (0..<13).map { s.value(Int32($0)) } }
-        let box = r.boundingBox
-        let values: [SQLiteValue] = [
-            .int(r.parent), .integer(Int64(r.level.rawValue)), .text(r.name), .string(r.shortName), .string(r.pinyin),
-            .string(r.citycode), .double(r.center?.longitude), .double(r.center?.latitude), .integer(r.centerApproximate ? 1 : 0),
-            .double(box?.minLongitude), .double(box?.minLatitude), .double(box?.maxLongitude), .double(box?.maxLatitude),
-        ]
-        if let existing {
-            // An optional field left empty keeps what the database has (a file that only adds
-            // citycodes must not wipe centres), so compare with what the row would leave.
-            var merged = zip(values, existing).enumerated().map { i, pair in
-                i >= 3 && pair.0 == .null ? pair.1 : pair.0
-            }
-            if values[6] == .null { merged[8] = existing[8] } // no new centre: keep its approximate flag
-            if merged == existing { summary.regions.unchanged += 1; return }
+    private func upsertRegion(_ r: RegionRow) throws {
+        let stored = try db.cachedStatement("SELECT \(RegionRow.columns) FROM region WHERE code = ?")
+            .first([.integer(r.code)]) { RegionRow($0) }
+        if let stored {
+            // Compared as the row would stand once written (see `RegionRow.written(over:)`).
+            if r.written(over: stored) == stored { summary.regions.unchanged += 1; return }
             try deleteRegionTokens(code: r.code)
             summary.regions.updated += 1
         } else {
             summary.regions.inserted += 1
         }
         try db.cachedStatement("""
-            INSERT INTO region (code, parent, level, name, short_name, pinyin, citycode, lng, lat, center_approx,
-                                min_lng, min_lat, max_lng, max_lat)
+            INSERT INTO region (\(RegionRow.writtenColumns))
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (code) DO UPDATE SET
                 parent = excluded.parent, level = excluded.level, name = excluded.name,
@@ -310,7 +288,7 @@ private final class ImportRun {
                 center_approx = CASE WHEN excluded.lng IS NULL THEN region.center_approx ELSE excluded.center_approx END,
                 min_lng = coalesce(excluded.min_lng, region.min_lng), min_lat = coalesce(excluded.min_lat, region.min_lat),
                 max_lng = coalesce(excluded.max_lng, region.max_lng), max_lat = coalesce(excluded.max_lat, region.max_lat)
-            """).run([.integer(r.code)] + values)
+            """).run(r.values)
         try insertRegionTokens(code: r.code)
         try syncRegionBox(code: r.code)
     }
@@ -376,45 +354,35 @@ private final class ImportRun {
     // MARK: POIs
 
     private func importPOIs(_ table: CSVTable) throws {
-        let find = try db.cachedStatement("""
-            SELECT rowid, name, type, typecode, address, phone, lng, lat, adcode, towncode FROM poi WHERE id = ?
-            """)
+        let find = try db.cachedStatement("SELECT rowid, \(POIRow.columns) FROM poi WHERE id = ?")
         let touch = try db.cachedStatement("INSERT OR IGNORE INTO import_touched (rowid) VALUES (?)")
         while let row = try table.next() {
             rowDone(table)
             do {
-                var record = try POIRecord(row: row, coordinateSystem: options.coordinateSystem)
+                var record = try POIRow(csv: row, coordinateSystem: options.coordinateSystem)
                 try checkRegions(record, row: row)
                 try locate(&record)
-                let values: [SQLiteValue] = [
-                    .text(record.name), .string(record.type), .string(record.typecode), .string(record.address),
-                    .string(record.phone), .real(record.location.longitude), .real(record.location.latitude),
-                    .int(record.adcode), .int(record.towncode),
-                ]
-                if let old = try find.first([.text(record.id)], { s in (s.int64(0), (1..<10).map { s.value(Int32($0)) }) }) {
-                    let rowid = old.0
+                if let (rowid, stored) = try find.first([.text(record.id)], { s in (s.int64(0), POIRow(s, offset: 1)) }) {
                     if rowid > poiMark {
                         throw row.error("id", .duplicateKey(record.id, firstLine: nil, firstFile: nil))
                     }
                     try touch.run([.integer(rowid)])
                     if db.changes == 0 { throw row.error("id", .duplicateKey(record.id, firstLine: nil, firstFile: nil)) }
-                    if old.1 == values { summary.pois.unchanged += 1; continue }
+                    if stored == record { summary.pois.unchanged += 1; continue }
                     summary.pois.updated += 1
                     try db.cachedStatement("INSERT INTO poi_fts (poi_fts, rowid, grams, chars, address) VALUES ('delete', ?, ?, ?, ?)")
-                        .run([.integer(rowid)] + poiTokens(name: old.1[0], address: old.1[3]))
+                        .run([.integer(rowid)] + SearchTokens.poiRow(name: stored.name, address: stored.address))
                     try db.cachedStatement("""
-                        UPDATE poi SET name = ?, type = ?, typecode = ?, address = ?, phone = ?, lng = ?, lat = ?,
-                                       adcode = ?, towncode = ? WHERE rowid = ?
-                        """).run(values + [.integer(rowid)])
+                        UPDATE poi SET name = ?2, type = ?3, typecode = ?4, address = ?5, phone = ?6, lng = ?7, lat = ?8,
+                                       adcode = ?9, towncode = ?10 WHERE rowid = ?11 AND id = ?1
+                        """).run(record.values + [.integer(rowid)])
                     if !bulk { try db.cachedStatement("DELETE FROM poi_rtree WHERE id = ?").run([.integer(rowid)]) }
-                    try insertPOIIndexes(rowid: rowid, values: values)
+                    try insertPOIIndexes(rowid: rowid, record)
                 } else {
-                    try db.cachedStatement("""
-                        INSERT INTO poi (id, name, type, typecode, address, phone, lng, lat, adcode, towncode)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """).run([.text(record.id)] + values)
+                    try db.cachedStatement("INSERT INTO poi (\(POIRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                        .run(record.values)
                     summary.pois.inserted += 1
-                    try insertPOIIndexes(rowid: db.lastInsertRowID, values: values)
+                    try insertPOIIndexes(rowid: db.lastInsertRowID, record)
                 }
             } catch let error as ImportError {
                 try reject(error, fields: row.record.fields)
@@ -432,29 +400,22 @@ private final class ImportRun {
             count: Int(count), auxiliaryCount: 3)
     }
 
-    private func poiTokens(name: SQLiteValue, address: SQLiteValue) -> [SQLiteValue] {
-        func string(_ v: SQLiteValue) -> String? { if case .text(let s) = v { return s } else { return nil } }
-        return SearchTokens.poiRow(name: string(name), address: string(address))
-    }
-
-    private func insertPOIIndexes(rowid: Int64, values: [SQLiteValue]) throws {
+    private func insertPOIIndexes(rowid: Int64, _ poi: POIRow) throws {
         try db.cachedStatement("INSERT INTO poi_fts (rowid, grams, chars, address) VALUES (?, ?, ?, ?)")
-            .run([.integer(rowid)] + poiTokens(name: values[0], address: values[3]))
-        var typecode = SQLiteValue.null
-        if case .text(let t) = values[2], let n = Int64(t) {
-            typecode = .integer(n)
-            if case .text = values[1] {
-                try db.cachedStatement("INSERT OR IGNORE INTO category (typecode, type) VALUES (?, ?)").run([values[2], values[1]])
-            }
+            .run([.integer(rowid)] + SearchTokens.poiRow(name: poi.name, address: poi.address))
+        let typecode = poi.typecodeNumber
+        if typecode != nil, let type = poi.type {
+            try db.cachedStatement("INSERT OR IGNORE INTO category (typecode, type) VALUES (?, ?)").run([.string(poi.typecode), .text(type)])
         }
         if bulk { return }
         try db.cachedStatement("INSERT INTO poi_rtree (id, min_lng, max_lng, min_lat, max_lat, lng, lat, typecode) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-            .run([.integer(rowid), values[5], values[5], values[6], values[6], values[5], values[6], typecode])
+            .run([.integer(rowid), .real(poi.location.longitude), .real(poi.location.longitude), .real(poi.location.latitude),
+                  .real(poi.location.latitude), .real(poi.location.longitude), .real(poi.location.latitude), .int(typecode)])
     }
 
     /// Fills a POI's district and town when the file leaves them empty: the district from
     /// the boundaries, the town from the nearest town centre (as reverse geocoding does).
-    private func locate(_ record: inout POIRecord) throws {
+    private func locate(_ record: inout POIRow) throws {
         guard record.adcode == nil || record.towncode == nil else { return }
         if locator == nil { locator = RegionLocator(cache: RegionCache(), db: db) }
         let before = (record.adcode, record.towncode)
@@ -469,7 +430,7 @@ private final class ImportRun {
     }
 
     /// A POI's district and town must exist, and the town must lie in the district.
-    private func checkRegions(_ record: POIRecord, row: CSVTable.Row) throws(ImportError) {
+    private func checkRegions(_ record: POIRow, row: CSVTable.Row) throws(ImportError) {
         if let adcode = record.adcode {
             guard let level = regionLevels[adcode] else {
                 throw row.error("adcode", .unknownRegion("no region has adcode \(adcode)"))
@@ -482,7 +443,7 @@ private final class ImportRun {
             guard regionLevels[town] == .town else {
                 throw row.error("towncode", .unknownRegion("no town has code \(town)"))
             }
-            if let adcode = record.adcode, town / 1_000_000 != adcode {
+            if let adcode = record.adcode, AdminCode(town).countyAdcode.value != adcode {
                 throw row.error("towncode", .unknownRegion("town \(town) is not in district \(adcode)"))
             }
         }

@@ -30,7 +30,7 @@ extension Repository {
                         Polygon(rings: p.rings.map { $0.map { $0.converted(from: .gcj02, to: system) } })
                     }).geoJSONGeometry
                 }
-                return DistrictNode(region: regions.region(e, system: system), children: kids, boundaryGeoJSON: geometry)
+                return DistrictNode(region: e.region(system: system), children: kids, boundaryGeoJSON: geometry)
             }
             guard let keyword = keyword?.trimmingCharacters(in: .whitespaces), !keyword.isEmpty else {
                 let provinces = try db.cachedStatement("SELECT code FROM region WHERE level = 0 ORDER BY code").rows { $0.int64(0) }
@@ -40,7 +40,7 @@ extension Repository {
             }
             var codes: [Int64] = []
             if keyword.allSatisfy(\.isNumber), let n = Int64(keyword) {
-                codes = [keyword.count == 9 ? n * 1000 : n]
+                codes = [AdminCode(keyword)?.value ?? n]
             } else {
                 codes = try db.cachedStatement("SELECT code FROM region WHERE name = ?1 UNION SELECT code FROM region WHERE short_name = ?1 ORDER BY 1")
                     .rows([.text(keyword)]) { $0.int64(0) }

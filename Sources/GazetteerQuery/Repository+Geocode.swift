@@ -14,9 +14,9 @@ extension Repository {
         var sql = "SELECT rowid, name FROM poi WHERE name IN (\(marks))"
         var values: [SQLiteValue] = prefixes.map { .text($0) }
         if let region {
-            let (lo, hi) = KeywordSearcher.adcodeRange(region)
+            let range = AdminCode(region.code).adcodeRange(level: region.level)
             sql += " AND +adcode BETWEEN ? AND ?" // `+`: look names up by name, never scan a region by adcode
-            values += [.integer(lo), .integer(hi)]
+            values += [.integer(range.lowerBound), .integer(range.upperBound)]
         }
         sql += " ORDER BY length(name) DESC, rowid LIMIT 1"
         if let found = try db.cachedStatement(sql).first(values, { ($0.int64(0), $0.text(1).count) }) { return found }
@@ -26,9 +26,9 @@ extension Repository {
         var sql2 = "SELECT rowid FROM poi WHERE name >= ? AND name < ?"
         var values2: [SQLiteValue] = [.text(rest), .text(KeywordSearcher.upperBound(rest))]
         if let region {
-            let (lo, hi) = KeywordSearcher.adcodeRange(region)
+            let range = AdminCode(region.code).adcodeRange(level: region.level)
             sql2 += " AND +adcode BETWEEN ? AND ?"
-            values2 += [.integer(lo), .integer(hi)]
+            values2 += [.integer(range.lowerBound), .integer(range.upperBound)]
         }
         // A branch of the same name (南京大学(鼓楼校区)) before a different one (南京大学金陵学院).
         sql2 += " ORDER BY substr(name, ?, 1) IN ('(', '（') DESC, length(name), rowid LIMIT 1"
@@ -80,9 +80,9 @@ extension Repository {
                 let named = k == 0 ? nil : path.chain[k - 1]
                 chain = try named.map { try regions.lineage($0, db) } ?? []
                 // The POI's own town (or district) completes the address.
-                let own = poi.flatMap { Int64($0.towncode ?? "") ?? Int64($0.adcode ?? "") }
+                let own = poi.flatMap { Int64($0.townCode12 ?? "") ?? Int64($0.adcode ?? "") }
                 if let own, let e = try regions.entry(own, db),
-                   named.map({ RegionLocator.isWithin(e.code, $0.code, level: $0.level.rawValue) && e.level > $0.level }) ?? true {
+                   named.map({ AdminCode(e.code).isWithin(AdminCode($0.code), level: $0.level) && e.level > $0.level }) ?? true {
                     chain = try regions.lineage(e, db)
                 }
             }
@@ -92,7 +92,7 @@ extension Repository {
                                  district: nil, town: nil, poi: poi, location: nil, locationIsApproximate: false,
                                  formattedAddress: "", unmatched: rest)
             for e in chain {
-                let r = regions.region(e, system: system)
+                let r = e.region(system: system)
                 switch e.level {
                 case .province: result.province = r
                 case .city: result.city = r

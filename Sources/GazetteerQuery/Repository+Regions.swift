@@ -7,7 +7,7 @@ extension Repository {
     /// The regions above `e` (not `e` itself), by level.
     func ancestors(of e: RegionCache.Entry, db: Connection, system: CoordinateSystem = .gcj02) throws -> [RegionLevel: Region] {
         var out: [RegionLevel: Region] = [:]
-        for p in try regions.lineage(e, db).dropLast() { out[p.level] = regions.region(p, system: system) }
+        for p in try regions.lineage(e, db).dropLast() { out[p.level] = p.region(system: system) }
         return out
     }
 
@@ -15,7 +15,7 @@ extension Repository {
     func regionsOf(adcode: Int64?, db: Connection, system: CoordinateSystem) throws -> [RegionLevel: Region] {
         guard let adcode, let e = try regions.entry(adcode, db) else { return [:] }
         var chain = try ancestors(of: e, db: db, system: system)
-        chain[e.level] = regions.region(e, system: system)
+        chain[e.level] = e.region(system: system)
         return chain
     }
 
@@ -31,7 +31,7 @@ extension Repository {
     /// preferred to a province, a province to a district).
     func resolveRegion(_ text: String, db: Connection) throws -> RegionCache.Entry {
         let t = text.trimmingCharacters(in: .whitespaces)
-        if t.allSatisfy(\.isNumber), let code = Int64(t), let e = try regions.entry(t.count == 9 ? code * 1000 : code, db) {
+        if let code = AdminCode(t), let e = try regions.entry(code.value, db) {
             return e
         }
         let codes = try db.cachedStatement("SELECT code FROM region WHERE name = ?1 UNION SELECT code FROM region WHERE short_name = ?1")

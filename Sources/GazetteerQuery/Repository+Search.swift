@@ -106,7 +106,7 @@ extension Repository {
                 if c.isRegion {
                     let e = try regions.entry(c.key, db)!
                     let chain = try ancestors(of: e, db: db, system: options.system)
-                    return SearchHit(kind: .region(regions.region(e, system: options.system)), match: c.match,
+                    return SearchHit(kind: .region(e.region(system: options.system)), match: c.match,
                                      distance: d.isFinite ? d : nil, province: chain[.province], city: chain[.city],
                                      district: chain[.district])
                 }

@@ -59,8 +59,8 @@ import Testing
                 }
                 for system in [CoordinateSystem.gcj02, .wgs84, .bd09] {
                     switch table.format {
-                    case .regions: _ = try? RegionRecord(row: row, coordinateSystem: system)
-                    case .pois: _ = try? POIRecord(row: row, coordinateSystem: system)
+                    case .regions: _ = try? RegionRow(csv: row, coordinateSystem: system)
+                    case .pois: _ = try? POIRow(csv: row, coordinateSystem: system)
                     case .boundaries: _ = try? BoundaryRecord(row: row, coordinateSystem: system)
                     }
                 }

@@ -13,7 +13,7 @@ import Gazetteer
         #expect(here.formattedAddress.hasPrefix("北京市东城区"))
         let a = here.address
         #expect(a.province?.name == "北京市" && a.district?.name == "东城区" && a.town != nil)
-        #expect(a.adcode == "110101" && a.townCode?.count == 9 && a.town?.code.count == 12)
+        #expect(a.adcode == "110101" && a.townCode9?.count == 9 && a.town?.code.count == 12)
         #expect(here.pois.map(\.distance) == here.pois.map(\.distance).sorted())
 
         var around = NearbyOptions()

@@ -137,7 +137,7 @@ import Testing
         #expect(a.adcode == "110101")
         let town = try #require(a.town)
         #expect(town.code.count == 12 && town.code.hasSuffix("000"), "\(town.code)")
-        let nine = try #require(a.townCode)
+        let nine = try #require(a.townCode9)
         #expect(nine.count == 9 && nine.hasPrefix("110101") && town.code == nine + "000", "\(nine) / \(town.code)")
         let r = try CLI.seed(["reverse", "--location", "116.397477,39.908692", "--radius", "0"])
         #expect(r.status == 0 && r.stdout.contains("town code") && r.stdout.contains(nine + "  (9 digits)"), "\(r)")

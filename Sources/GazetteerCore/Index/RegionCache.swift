@@ -5,19 +5,8 @@ import GazetteerSupport
 /// reverse geocode then costs an R*Tree look-up and a few point-in-polygon tests, not a
 /// decode of thousands of vertices. Shared by all of a repository's threads.
 package final class RegionCache: Sendable {
-    package struct Entry: Sendable {
-        package var code: Int64
-        package var parent: Int64?
-        package var level: RegionLevel
-        package var name: String
-        package var shortName: String?
-        package var pinyin: String?
-        package var citycode: String?
-        package var center: Coordinate?
-        package var centerApproximate: Bool
-        package var boundingBox: BoundingBox?
-        package var hasBoundary: Bool
-    }
+    /// A region as the cache keeps it: the row of the region table.
+    package typealias Entry = RegionRow
 
     package struct TownCentre: Sendable {
         package var code: Int64
@@ -145,31 +134,10 @@ package final class RegionCache: Sendable {
         cached(db, { $0.poiCells })?.mayHold(b) ?? true
     }
 
-    package static let selectColumns = """
-        code, parent, level, name, short_name, pinyin, citycode, lng, lat, center_approx,
-        min_lng, min_lat, max_lng, max_lat, boundary IS NOT NULL
-        """
-
-    package static func entry(from s: Statement, offset: Int32 = 0) -> Entry {
-        let o = offset
-        var box: BoundingBox?
-        if !s.isNull(o + 10) {
-            box = BoundingBox(minLongitude: s.double(o + 10), minLatitude: s.double(o + 11),
-                              maxLongitude: s.double(o + 12), maxLatitude: s.double(o + 13))
-        }
-        var center: Coordinate?
-        if !s.isNull(o + 7) { center = Coordinate(longitude: s.double(o + 7), latitude: s.double(o + 8)) }
-        return Entry(
-            code: s.int64(o), parent: s.optionalInt64(o + 1), level: RegionLevel(rawValue: s.int(o + 2)) ?? .town,
-            name: s.text(o + 3), shortName: s.optionalText(o + 4), pinyin: s.optionalText(o + 5),
-            citycode: s.optionalText(o + 6), center: center, centerApproximate: s.int(o + 9) != 0,
-            boundingBox: box, hasBoundary: s.int(o + 14) != 0)
-    }
-
     package func entry(_ code: Int64, _ db: Connection) throws -> Entry? {
         if let e = cached(db, { $0.entries[code] }) { return e }
-        guard let e = try db.cachedStatement("SELECT \(Self.selectColumns) FROM region WHERE code = ?")
-            .first([.integer(code)], { Self.entry(from: $0) })
+        guard let e = try db.cachedStatement("SELECT \(RegionRow.columns) FROM region WHERE code = ?")
+            .first([.integer(code)], { RegionRow($0) })
         else { return nil }
         keep(db) { $0.entries[code] = e }
         return e
@@ -225,7 +193,7 @@ package final class RegionCache: Sendable {
         if let entry = try entry(code, db) {
             let chain = try lineage(entry, db)
             address.country = "中国"
-            for e in chain { address.fill(region(e, system: system)) }
+            for e in chain { address.fill(e.region(system: system)) }
             wantsTown = entry.level != .town && entry.level >= .city
         }
         let p = Placed(address: address, formatted: address.formatted, wantsTown: wantsTown)
@@ -238,7 +206,7 @@ package final class RegionCache: Sendable {
         let key = PlacedKey(code: code, system: system)
         if let r = cached(db, { $0.townRegions[key] }) { return r }
         guard let e = try entry(code, db) else { return nil }
-        let r = region(e, system: system)
+        let r = e.region(system: system)
         keep(db) { $0.townRegions[key] = r }
         return r
     }
@@ -261,15 +229,6 @@ package final class RegionCache: Sendable {
             .rows([.integer(parent)]) { TownCentre(code: $0.int64(0), center: Coordinate(longitude: $0.double(1), latitude: $0.double(2))) }
         keep(db) { $0.towns[parent] = list }
         return list
-    }
-
-    /// The public form of a cached region, with its centre in the caller's system.
-    package func region(_ e: Entry, system: CoordinateSystem) -> Region {
-        Region(
-            code: String(e.code), level: e.level, name: e.name, shortName: e.shortName, pinyin: e.pinyin,
-            citycode: e.citycode, parentCode: e.parent.map(String.init),
-            center: e.center.map { $0.converted(from: .gcj02, to: system) }, centerIsApproximate: e.centerApproximate,
-            boundingBox: e.boundingBox)
     }
 }
 

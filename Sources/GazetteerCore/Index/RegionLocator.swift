@@ -50,11 +50,6 @@ package struct RegionLocator {
         return nearest.code
     }
 
-    /// Whether region `code` lies inside region `ancestor` of `level`, by its code's digits.
-    package static func isWithin(_ code: Int64, _ ancestor: Int64, level: Int) -> Bool {
-        let digits = [2, 4, 6, 12][level]
-        return String(code).prefix(digits) == String(ancestor).prefix(digits)
-    }
 
     /// The address of a GCJ-02 point.
     package func locate(_ p: Coordinate) throws -> (chain: [RegionCache.Entry], townApproximate: Bool) {
@@ -97,7 +92,7 @@ package struct RegionLocator {
             // inside what was found; a city without districts (东莞) finds none and stays.
             var best: (code: Int64, level: Int, distance: Double)?
             for c in try candidates(BoundingBox.around(p, radius: Self.slack)) where c.level > (found?.level ?? -1) {
-                if let f = found, !Self.isWithin(c.code, f.code, level: f.level) { continue }
+                if let f = found, !AdminCode(c.code).isWithin(AdminCode(f.code), level: RegionLevel(rawValue: f.level) ?? .town) { continue }
                 guard let shape = try cache.boxedShape(c.code, db)?.polygon else { continue }
                 let d = shape.contains(p) ? 0 : shape.distanceToBoundary(from: p)
                 if d <= Self.slack, best == nil || (c.level, -d) > (best!.level, -best!.distance) { best = (c.code, c.level, d) }

@@ -16,7 +16,9 @@ public struct Address: Sendable, Hashable, Codable {
     public var adcode: String? { (district ?? city ?? province)?.code }
     /// The town's 9-digit code (GB/T 10114: county adcode + 3 digits), as forms that ask for a
     /// 乡镇代码 want it; `town?.code` is the 12-digit statistics code AMap calls towncode.
-    public var townCode: String? { town.map { String($0.code.prefix(9)) } }
+    public var townCode9: String? { town.flatMap { AdminCode($0.code)?.townCode9 } }
+    @available(*, deprecated, renamed: "townCode9", message: "says which of the two town codes it is")
+    public var townCode: String? { townCode9 }
     /// Telephone area code of the city (or of the province for municipalities), where known.
     public var citycode: String? { city?.citycode ?? district?.citycode ?? province?.citycode }
     /// True when nothing was found: the point is outside the data (sea, another country).

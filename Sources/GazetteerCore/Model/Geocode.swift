@@ -19,7 +19,9 @@ public struct Geocode: Sendable, Hashable {
     /// The adcode of the deepest region at or above district level.
     public var adcode: String? { (district ?? city ?? province)?.code }
     /// The town's 9-digit code (GB/T 10114), when the address names a town.
-    public var townCode: String? { town.map { String($0.code.prefix(9)) } }
+    public var townCode9: String? { town.flatMap { AdminCode($0.code)?.townCode9 } }
+    @available(*, deprecated, renamed: "townCode9", message: "says which of the two town codes it is")
+    public var townCode: String? { townCode9 }
 
     public init(level: String, province: Region? = nil, city: Region? = nil, district: Region? = nil, town: Region? = nil, poi: POI? = nil, location: Coordinate? = nil, locationIsApproximate: Bool, formattedAddress: String, unmatched: String) {
         self.level = level

@@ -13,10 +13,18 @@ public struct POI: Sendable, Hashable, Codable {
     public var location: Coordinate
     /// Adcode of the district (or city) it lies in.
     public var adcode: String?
-    /// 12-digit code of the town it lies in.
-    public var towncode: String?
+    /// 12-digit code of the town it lies in (AMap's `towncode`; `AdminCode` gives its 9-digit form).
+    public var townCode12: String?
+    @available(*, deprecated, renamed: "townCode12", message: "says which of the two town codes it is")
+    public var towncode: String? { get { townCode12 } set { townCode12 = newValue } }
 
-    public init(id: String, name: String, type: String? = nil, typecode: String? = nil, address: String? = nil, phone: String? = nil, location: Coordinate, adcode: String? = nil, towncode: String? = nil) {
+    /// Encoded under AMap's name, as before the rename.
+    private enum CodingKeys: String, CodingKey {
+        case id, name, type, typecode, address, phone, location, adcode
+        case townCode12 = "towncode"
+    }
+
+    public init(id: String, name: String, type: String? = nil, typecode: String? = nil, address: String? = nil, phone: String? = nil, location: Coordinate, adcode: String? = nil, townCode12: String? = nil) {
         self.id = id
         self.name = name
         self.type = type
@@ -25,7 +33,7 @@ public struct POI: Sendable, Hashable, Codable {
         self.phone = phone
         self.location = location
         self.adcode = adcode
-        self.towncode = towncode
+        self.townCode12 = townCode12
     }
 }
 

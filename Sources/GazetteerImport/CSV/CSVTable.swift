@@ -84,15 +84,15 @@ final class CSVTable {
         }
 
         /// An administrative code of the given digit counts.
+        /// The administrative code in `column`, as stored (a 9-digit town code widened to 12
+        /// digits: see `AdminCode`), when it has one of the `digits` counts.
         func code(_ column: String, digits: Set<Int>) throws(ImportError) -> Int64? {
             guard let v = self[column] else { return nil }
-            guard digits.contains(v.utf8.count), v.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), v.first != "0",
-                  let n = Int64(v)
-            else {
+            guard let count = AdminCode.digitCount(v), digits.contains(count), let n = Int64(v) else {
                 let expected = digits.sorted().map(String.init).joined(separator: " or ")
                 throw error(column, .malformed(value: v, expected: "a \(expected)-digit code"))
             }
-            return n
+            return AdminCode.widened(n, digits: count)
         }
 
         func double(_ column: String) throws(ImportError) -> Double? {

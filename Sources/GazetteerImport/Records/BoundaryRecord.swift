@@ -8,7 +8,7 @@ struct BoundaryRecord {
     init(row: CSVTable.Row, coordinateSystem: CoordinateSystem) throws(ImportError) {
         try row.checkFieldCount()
         guard let code = try row.code("code", digits: [6, 9, 12]) else { throw row.error("code", .missingValue) }
-        self.code = row["code"]!.utf8.count == 9 ? code * 1000 : code
+        self.code = code
         let wkt = try row.required("geometry")
         do {
             var geometry = try MultiPolygon(wkt: wkt)

@@ -104,7 +104,7 @@ struct AddressParser {
             for m in try prefixMatches(text[path.consumed...]) {
                 if let parent = path.chain.last {
                     guard m.entry.level > parent.level,
-                          RegionLocator.isWithin(m.entry.code, parent.code, level: parent.level.rawValue)
+                          AdminCode(m.entry.code).isWithin(AdminCode(parent.code), level: parent.level)
                     else { continue }
                 }
                 var next = path

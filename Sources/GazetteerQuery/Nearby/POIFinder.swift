@@ -101,14 +101,7 @@ struct POIFinder {
 
     /// The POIs with these rowids, in the same order, with locations in `system`.
     func load(_ rowids: [Int64], system: CoordinateSystem) throws -> [POI] {
-        let s = try db.cachedStatement("SELECT id, name, type, typecode, address, phone, lng, lat, adcode, towncode FROM poi WHERE rowid = ?")
-        return try rowids.compactMap { rowid in
-            try s.first([.integer(rowid)]) { r in
-                POI(id: r.text(0), name: r.text(1), type: r.optionalText(2), typecode: r.optionalText(3),
-                    address: r.optionalText(4), phone: r.optionalText(5),
-                    location: Coordinate(longitude: r.double(6), latitude: r.double(7)).converted(from: .gcj02, to: system),
-                    adcode: r.optionalInt64(8).map(String.init), towncode: r.optionalInt64(9).map(String.init))
-            }
-        }
+        let s = try db.cachedStatement("SELECT \(POIRow.columns) FROM poi WHERE rowid = ?")
+        return try rowids.compactMap { rowid in try s.first([.integer(rowid)]) { POIRow($0).poi(system: system) } }
     }
 }

@@ -29,9 +29,7 @@ struct KeywordSearcher {
         /// Whether `code` (a region code or POI adcode/towncode) lies in the region.
         func contains(_ code: Int64?) -> Bool {
             guard let code else { return false }
-            let digits = [2, 4, 6, 12][region.level.rawValue]
-            let a = String(code), b = String(region.code)
-            return a.prefix(digits) == b.prefix(digits)
+            return AdminCode(code).isWithin(AdminCode(region.code), level: region.level)
         }
     }
 
@@ -76,9 +74,9 @@ struct KeywordSearcher {
         var scopeSQL = ""
         var scopeValues: [SQLiteValue] = []
         if let scope {
-            let (lo, hi) = Self.adcodeRange(scope.region)
+            let range = AdminCode(scope.region.code).adcodeRange(level: scope.region.level)
             scopeSQL = " AND +adcode BETWEEN ? AND ?"
-            scopeValues = [.integer(lo), .integer(hi)]
+            scopeValues = [.integer(range.lowerBound), .integer(range.upperBound)]
         }
         let cap: SQLiteValue = .integer(Int64(Self.cap))
         let exact = try db.cachedStatement("SELECT rowid FROM poi WHERE name = ?\(scopeSQL) LIMIT ?")
@@ -145,15 +143,5 @@ struct KeywordSearcher {
                                  adcode: s.optionalInt64(3), nameLength: s.int(5)))
         }
         return out
-    }
-
-    /// The adcodes (6 digits) inside a region, as an inclusive range.
-    static func adcodeRange(_ r: RegionCache.Entry) -> (Int64, Int64) {
-        switch r.level {
-        case .province: return (r.code, r.code + 9_999)
-        case .city: return (r.code, r.code + 99)
-        case .district: return (r.code, r.code)
-        case .town: return (r.code / 1_000_000, r.code / 1_000_000)
-        }
     }
 }

@@ -1,54 +1,43 @@
 import GazetteerCore
 
-/// A validated row of a regions CSV file.
-struct RegionRecord: Equatable {
-    var code: Int64
-    var parent: Int64?
-    var level: RegionLevel
-    var name: String
-    var shortName: String?
-    var pinyin: String?
-    var citycode: String?
-    var center: Coordinate?
-    var centerApproximate: Bool
-    var boundingBox: BoundingBox?
-
+/// A row of a regions CSV file, validated into the region table's row.
+extension RegionRow {
     /// Checks one row on its own; parents are checked once all rows are read.
-    init(row: CSVTable.Row, coordinateSystem: CoordinateSystem) throws(ImportError) {
+    init(csv row: CSVTable.Row, coordinateSystem: CoordinateSystem) throws(ImportError) {
         try row.checkFieldCount()
         guard let levelText = row["level"] else { throw row.error("level", .missingValue) }
         guard let level = RegionLevel(name: levelText) else {
             throw row.error("level", .malformed(value: levelText, expected: "one of province, city, district, town"))
         }
-        self.level = level
         guard let code = try row.code("code", digits: level == .town ? [9, 12] : [6]) else {
             throw row.error("code", .missingValue)
         }
         let text = row["code"]!
-        self.code = text.utf8.count == 9 ? code * 1000 : code
-        if level == .province && self.code % 10_000 != 0 {
+        if level == .province && code % 10_000 != 0 {
             throw row.error("code", .malformed(value: text, expected: "a province adcode (6 digits ending in 0000)"))
         }
-        parent = try row.code("parent", digits: [6, 9, 12]).map { p in row["parent"]!.utf8.count == 9 ? p * 1000 : p }
+        let parent = try row.code("parent", digits: [6, 9, 12])
         if level == .province, parent != nil {
             throw row.error("parent", .levelMismatch("a province has no parent; leave 'parent' empty"))
         }
         if level != .province, parent == nil {
             throw row.error("parent", .missingValue)
         }
-        name = try row.required("name")
-        shortName = row["short_name"]
-        pinyin = row["pinyin"]?.lowercased()
-        citycode = row["citycode"]
+        let name = try row.required("name")
+        let shortName = row["short_name"]
+        let pinyin = row["pinyin"]?.lowercased()
+        let citycode = row["citycode"]
         if let c = citycode, !c.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) || c.utf8.count > 6 {
             throw row.error("citycode", .malformed(value: c, expected: "a telephone area code such as 0571"))
         }
-        center = try row.coordinate(required: false).map { c throws(ImportError) in try row.converted(c, from: coordinateSystem) }
+        let center = try row.coordinate(required: false).map { c throws(ImportError) in try row.converted(c, from: coordinateSystem) }
+        let centerApproximate: Bool
         switch row["center_approx"] {
         case nil, "0": centerApproximate = false
         case "1": centerApproximate = true
         case let v?: throw row.error("center_approx", .malformed(value: v, expected: "0 or 1"))
         }
+        let boundingBox: BoundingBox?
         let lower = try row.coordinate(lng: "min_lng", lat: "min_lat", required: false)
         let upper = try row.coordinate(lng: "max_lng", lat: "max_lat", required: false)
         switch (lower, upper) {
@@ -63,6 +52,8 @@ struct RegionRecord: Equatable {
         default:
             throw row.error(lower == nil ? "min_lng" : "max_lng", .missingValue)
         }
+        self.init(code: code, parent: parent, level: level, name: name, shortName: shortName, pinyin: pinyin,
+                  citycode: citycode, center: center, centerApproximate: centerApproximate, boundingBox: boundingBox)
     }
 
     /// Whether `parent` at `parentLevel` may hold this region: strictly higher, and not a

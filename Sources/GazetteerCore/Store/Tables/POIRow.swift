@@ -1,0 +1,61 @@
+import GazetteerSQLite
+
+/// One row of the `poi` table (schema.sql), as the importer writes it and queries read it:
+/// the one declaration of its columns and how they decode.
+package struct POIRow: Sendable, Equatable {
+    /// The stable id it was imported with.
+    package var id: String
+    package var name: String
+    package var type: String?
+    /// 6-digit category code, kept as text (it may start with 0).
+    package var typecode: String?
+    package var address: String?
+    package var phone: String?
+    /// In GCJ-02, as everything stored.
+    package var location: Coordinate
+    /// 6-digit adcode of the district (or city) it lies in.
+    package var adcode: Int64?
+    /// 12-digit code of its town.
+    package var towncode: Int64?
+
+    package init(id: String, name: String, type: String? = nil, typecode: String? = nil, address: String? = nil,
+                 phone: String? = nil, location: Coordinate, adcode: Int64? = nil, towncode: Int64? = nil) {
+        self.id = id
+        self.name = name
+        self.type = type
+        self.typecode = typecode
+        self.address = address
+        self.phone = phone
+        self.location = location
+        self.adcode = adcode
+        self.towncode = towncode
+    }
+
+    /// The columns `init(_:offset:)` reads and `values` writes, in that order.
+    package static let columns = "id, name, type, typecode, address, phone, lng, lat, adcode, towncode"
+
+    /// Decodes `columns`, starting at column `offset` of the current row of `s`.
+    package init(_ s: Statement, offset o: Int32 = 0) {
+        self.init(
+            id: s.text(o), name: s.text(o + 1), type: s.optionalText(o + 2), typecode: s.optionalText(o + 3),
+            address: s.optionalText(o + 4), phone: s.optionalText(o + 5),
+            location: Coordinate(longitude: s.double(o + 6), latitude: s.double(o + 7)),
+            adcode: s.optionalInt64(o + 8), towncode: s.optionalInt64(o + 9))
+    }
+
+    /// The values of `columns`.
+    package var values: [SQLiteValue] {
+        [.text(id), .text(name), .string(type), .string(typecode), .string(address), .string(phone),
+         .real(location.longitude), .real(location.latitude), .int(adcode), .int(towncode)]
+    }
+
+    /// The category code as the R*Tree's auxiliary column holds it (a number), if it has one.
+    package var typecodeNumber: Int64? { typecode.flatMap { Int64($0) } }
+
+    /// The public form, with the location in the caller's system.
+    package func poi(system: CoordinateSystem) -> POI {
+        POI(id: id, name: name, type: type, typecode: typecode, address: address, phone: phone,
+            location: location.converted(from: .gcj02, to: system),
+            adcode: adcode.map(String.init), townCode12: towncode.map(String.init))
+    }
+}
