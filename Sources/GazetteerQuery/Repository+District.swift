@@ -8,7 +8,8 @@ extension Repository {
     ///     name is returned (西湖区 gives two). Nil gives the provinces, as the country's
     ///     first level: their children then go `subdistrict - 1` levels down.
     ///   - subdistrict: levels of children to include, 0 to 3.
-    ///   - polygon: include the boundary as GeoJSON (in GCJ-02) for the top regions.
+    ///   - polygon: include the boundary as GeoJSON (in `system`) for the top regions.
+    ///   - system: the coordinate system of the centres and boundaries returned.
     public func districts(
         _ keyword: String?, subdistrict: Int = 1, polygon: Bool = false, system: CoordinateSystem = .gcj02
     ) throws(GazetteerError) -> [DistrictNode] {

@@ -41,7 +41,10 @@ extension Repository {
     /// Tolerates missing suffixes (浙江杭州西湖灵隐), missing levels (西湖区灵隐街道) and detail
     /// after the last known part (…灵隐街道法云弄16号, reported as `unmatched`).
     ///
-    /// - Parameter city: a city (name or adcode) the address lies in, to resolve ambiguity.
+    /// - Parameters:
+    ///   - address: the address text, from a province down to a POI name, any part missing.
+    ///   - city: a city (name or adcode) the address lies in, to resolve ambiguity.
+    ///   - system: the coordinate system of the location returned.
     /// - Returns: nil when nothing in the text is a known region or POI.
     public func geocode(_ address: String, city: String? = nil, system: CoordinateSystem = .gcj02) throws(GazetteerError) -> Geocode? {
         let text = AddressParser.normalize(address)

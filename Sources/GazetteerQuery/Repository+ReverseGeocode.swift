@@ -33,8 +33,13 @@ extension Repository {
     /// transaction, data-generation check and pool hand-over that a lone query pays would
     /// otherwise cost about as much again. All points see the same snapshot of the database.
     ///
-    /// - Parameter body: called with each point's index in `locations` and its answer or
-    ///   error, in order, before the next point is looked up.
+    /// - Parameters:
+    ///   - locations: longitude/latitude pairs in `system`.
+    ///   - system: the coordinate system of `locations`; answers come back in it too.
+    ///   - radius: metres within which POIs are listed (0 lists none).
+    ///   - poiLimit: most POIs listed per point, nearest first.
+    ///   - body: called with each point's index in `locations` and its answer or error, in
+    ///     order, before the next point is looked up.
     public func reverseGeocode(
         _ locations: [Coordinate], system: CoordinateSystem = .gcj02, radius: Double = 1000,
         poiLimit: Int = Repository.reverseGeocodePOILimit,

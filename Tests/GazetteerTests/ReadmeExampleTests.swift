@@ -43,4 +43,20 @@ import Gazetteer
         }
         #expect(answers[0]?.hasPrefix("北京市东城区") == true && answers[1]?.hasPrefix("浙江省杭州市") == true, "\(answers)")
     }
+
+    /// The DocC article shows the README's example: the same Swift blocks, so what this suite
+    /// runs is what the documentation says.
+    @Test func docCArticleShowsTheReadmeExample() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        func swiftBlocks(_ path: String) throws -> [String] {
+            let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+            return text.components(separatedBy: "```swift\n").dropFirst()
+                .map { $0.components(separatedBy: "```")[0] }
+        }
+        let readme = try swiftBlocks("README.md")
+        let article = try swiftBlocks("Sources/Gazetteer/Gazetteer.docc/UsingTheLibrary.md")
+        #expect(article.count == 2)
+        #expect(article.allSatisfy(readme.contains))
+    }
 }
