@@ -63,6 +63,7 @@ import Testing
         repo.reverseGeocode(points, radius: radius, poiLimit: 3) { i, result in
             answered += 1
             let single = try? repo.reverseGeocode(points[i], radius: radius, poiLimit: 3)
+            #expect(single != nil, "point \(i): every point is valid")
             #expect((try? result.get()) == single, "point \(i)")
         }
         #expect(answered == points.count)
