@@ -334,7 +334,11 @@ import Testing
                     #expect(failure.errors.allSatisfy { $0.file == path && $0.reason.contains("out of range") }, "\(failure)")
                 }
             }
-            let summary = try fixture.run([path]) { $0.coordinateSystem = system; $0.skipInvalid = !lines.isEmpty }
+            let summary = try fixture.run([path]) {
+                $0.coordinateSystem = system
+                $0.skipInvalid = !lines.isEmpty
+                $0.rejectsPath = fixture.directory.appendingPathComponent("rejects.csv").path
+            }
             #expect(summary.pois.inserted == Self.extremeCoordinates.count - lines.count, "\(system): \(summary)")
             #expect(summary.rejected == lines.count, "\(system): \(summary)")
             let db = try Connection(path: fixture.database, mode: .readOnly)
