@@ -7,7 +7,7 @@ import Testing
 @testable import GazetteerSQLite
 @testable import GazetteerSupport
 
-@Suite struct CacheInvalidationTests {
+@Suite(.tags(.fast)) struct CacheInvalidationTests {
     /// A long-lived repository must see what another connection imports after it cached
     /// regions: the region caches follow the database's data generation.
     @Test func repositorySeesLaterImports() throws {

@@ -55,7 +55,7 @@ private let references: [Reference] = [
 
 // MARK: - Coordinate transforms
 
-@Suite struct CoordinateTransformTests {
+@Suite(.tags(.fast)) struct CoordinateTransformTests {
     @Test func forwardTransformsMatchReferencePackages() {
         for r in references {
             let c = coord(r.input.0, r.input.1)

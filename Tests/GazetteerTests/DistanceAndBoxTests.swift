@@ -7,7 +7,7 @@ import Testing
 @testable import GazetteerSQLite
 @testable import GazetteerSupport
 
-@Suite struct DistanceAndBoxTests {
+@Suite(.tags(.fast)) struct DistanceAndBoxTests {
     @Test func haversineMatchesReference() {
         let beijing = coord(116.407526, 39.904030), shanghai = coord(121.473701, 31.230416)
         let d = beijing.distance(to: shanghai)

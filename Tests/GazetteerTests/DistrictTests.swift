@@ -7,7 +7,7 @@ import Testing
 @testable import GazetteerSQLite
 @testable import GazetteerSupport
 
-@Suite struct DistrictTests {
+@Suite(.tags(.seed), .skippedInFastRuns) struct DistrictTests {
     let repo = SeedDatabase.repository
 
     @Test func regionWithChildren() throws {

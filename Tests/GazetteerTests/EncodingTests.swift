@@ -7,7 +7,7 @@ import Testing
 @testable import GazetteerSQLite
 @testable import GazetteerSupport
 
-@Suite struct EncodingTests {
+@Suite(.tags(.fast)) struct EncodingTests {
     private static let sample = try! MultiPolygon(wkt: """
         MULTIPOLYGON(((116.39742812345 39.90923, 116.5 39.9, 116.45 40.123456789, 116.39742812345 39.90923)),
         ((-179.9999999 -89.9999999, 179.9999999 -89.9999999, 179.9999999 89.9999999, -179.9999999 -89.9999999),

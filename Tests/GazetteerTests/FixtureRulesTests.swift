@@ -6,7 +6,7 @@ import Gazetteer
 /// each expectation follows from a rule documented in the query code, not from national data:
 /// `Repository.search`, `Repository.geocode` and `AddressParser`, `Repository.reverseGeocode`
 /// and `RegionLocator`, `Repository.nearby`.
-@Suite struct FixtureRulesTests {
+@Suite(.tags(.fast)) struct FixtureRulesTests {
     let repo = SmallGazetteer.repository
 
     func search(_ text: String, _ change: (inout SearchOptions) -> Void = { _ in }) throws -> SearchResult {

@@ -10,7 +10,7 @@ import Testing
 /// Inputs that crashed a fuzz target (Fuzz/README.md), replayed with the same checks the
 /// targets make. Each file in Fixtures/fuzz/<target>/ is one input, byte for byte; the address
 /// and search inputs run against the fuzzers' own fixture database (Fuzz/fixture).
-@Suite struct FuzzRegressionTests {
+@Suite(.tags(.fast)) struct FuzzRegressionTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     static let inputs = root.appendingPathComponent("Fixtures/fuzz").path
     static let fixture = root.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fuzz/fixture").path

@@ -7,7 +7,7 @@ import Testing
 @testable import GazetteerSQLite
 @testable import GazetteerSupport
 
-@Suite struct GeocodeTests {
+@Suite(.tags(.seed), .skippedInFastRuns) struct GeocodeTests {
     let repo = SeedDatabase.repository
 
     @Test(arguments: [

@@ -7,7 +7,7 @@ import Testing
 @testable import GazetteerSQLite
 @testable import GazetteerSupport
 
-@Suite struct ImportTests {
+@Suite(.tags(.fast)) struct ImportTests {
     let fixture = Fixture()
 
     @Test func importsAllThreeFormatsInAnyOrder() throws {

@@ -7,7 +7,7 @@ import Testing
 @testable import GazetteerSQLite
 @testable import GazetteerSupport
 
-@Suite struct NearbyTests {
+@Suite(.tags(.seed), .skippedInFastRuns) struct NearbyTests {
     let repo = SeedDatabase.repository
     let center = Coordinate(longitude: 120.1551, latitude: 30.2741)
 

@@ -7,7 +7,7 @@ import Testing
 @testable import GazetteerSQLite
 @testable import GazetteerSupport
 
-@Suite struct PointInPolygonTests {
+@Suite(.tags(.fast)) struct PointInPolygonTests {
     @Test func squareWithHole() throws {
         let mp = try MultiPolygon(wkt: "POLYGON((0 0,10 0,10 10,0 10,0 0),(2 2,4 2,4 4,2 4,2 2))")
         #expect(mp.contains(coord(1, 1)))

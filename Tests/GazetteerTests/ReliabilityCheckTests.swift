@@ -8,7 +8,7 @@ import Testing
 @testable import GazetteerSupport
 
 @Suite struct ReliabilityCheckTests {
-    @Test func cleanFixturePasses() throws {
+    @Test(.tags(.fast)) func cleanFixturePasses() throws {
         let fixture = try cleanFixture()
         let report = try Repository(path: fixture.database).check()
         #expect(report.passed, "\(report.failed)")
@@ -21,7 +21,7 @@ import Testing
     }
 
     /// Damage done behind the library's back, and the check that must name it.
-    @Test(arguments: [
+    @Test(.tags(.fast), arguments: [
         ("DELETE FROM region_rtree WHERE id = 330106", IntegrityReport.CheckName.regionBoxes, "330106"),
         ("DELETE FROM poi_rtree WHERE id = 1", .poiPoints, "p1"),
         ("PRAGMA foreign_keys = OFF; UPDATE region SET parent = 990000 WHERE code = 110101", .regionParents, "110101"),
@@ -48,7 +48,7 @@ import Testing
         #expect(check.details.count <= IntegrityReport.detailLimit)
     }
 
-    @Test func cliCheckReportsAndExits() throws {
+    @Test(.tags(.cli), .skippedInFastRuns) func cliCheckReportsAndExits() throws {
         let fixture = try cleanFixture()
         let ok = try CLI.run(["check", "--db", fixture.database])
         #expect(ok.status == 0, "\(ok)")

@@ -18,7 +18,7 @@ import Testing
         #expect(!text.lowercased().contains("delete it"), "advises deleting: \(text)", sourceLocation: sourceLocation)
     }
 
-    @Test func truncatedDatabase() throws {
+    @Test(.tags(.fast)) func truncatedDatabase() throws {
         let fixture = try cleanFixture()
         let data = try Data(contentsOf: URL(fileURLWithPath: fixture.database))
         #expect(data.count > 20_480)
@@ -35,7 +35,7 @@ import Testing
         }
     }
 
-    @Test func randomBytes() throws {
+    @Test(.tags(.fast)) func randomBytes() throws {
         let fixture = Fixture()
         var bytes = [UInt8](repeating: 0, count: 8192)
         for i in bytes.indices { bytes[i] = UInt8.random(in: 0...255) }
@@ -53,7 +53,7 @@ import Testing
 
     /// An empty file is not an error for a writer (it gets the schema, as `info --db NEW` does),
     /// but a reader says it is empty and how to fill it.
-    @Test func emptyFile() throws {
+    @Test(.tags(.fast)) func emptyFile() throws {
         let fixture = Fixture()
         let path = fixture.write("empty.sqlite", Data())
         let error = gazetteerError { _ = try Repository(path: path) }
@@ -64,7 +64,7 @@ import Testing
         #expect(try Repository(path: path).info().poiCount == 0)
     }
 
-    @Test func otherSchemaVersion() throws {
+    @Test(.tags(.fast)) func otherSchemaVersion() throws {
         let fixture = try cleanFixture()
         try Connection(path: fixture.database, mode: .readWrite).execute("PRAGMA user_version = \(Schema.version - 1)")
         for open in [{ _ = try Repository(path: fixture.database) }, { _ = try Importer(path: fixture.database) }] {
@@ -76,7 +76,7 @@ import Testing
         }
     }
 
-    @Test func directoryAsDatabase() throws {
+    @Test(.tags(.fast)) func directoryAsDatabase() throws {
         let fixture = Fixture()
         let path = fixture.directory.path
         for open in [{ _ = try Repository(path: path) }, { _ = try Importer(path: path) }] {
@@ -87,7 +87,7 @@ import Testing
         }
     }
 
-    @Test func pathInMissingFolder() throws {
+    @Test(.tags(.fast)) func pathInMissingFolder() throws {
         let fixture = Fixture()
         let path = fixture.directory.appendingPathComponent("no/such/folder/g.sqlite").path
         for open in [{ _ = try Repository(path: path) }, { _ = try Importer(path: path) }] {
@@ -99,7 +99,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: (path as NSString).deletingLastPathComponent))
     }
 
-    @Test func missingFileForReading() throws {
+    @Test(.tags(.fast)) func missingFileForReading() throws {
         let fixture = Fixture()
         let error = gazetteerError { _ = try Repository(path: fixture.database) }
         guard case .cannotOpen(_, let reason)? = error else { Issue.record("got \(String(describing: error))"); return }
@@ -109,7 +109,7 @@ import Testing
 
     /// The CLI, for each bad file: a non-zero exit (never a crash), the file named on stderr,
     /// no bare "disk I/O error".
-    @Test(arguments: ["truncated", "random", "empty", "old-schema", "folder", "missing-folder"])
+    @Test(.tags(.cli), .skippedInFastRuns, arguments: ["truncated", "random", "empty", "old-schema", "folder", "missing-folder"])
     func cliOnBadFiles(kind: String) throws {
         let fixture = try cleanFixture()
         let csv = fixture.write("more.csv", Fixture.regions)

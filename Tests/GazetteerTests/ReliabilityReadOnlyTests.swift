@@ -8,7 +8,7 @@ import Testing
 @testable import GazetteerSupport
 
 @Suite struct ReliabilityReadOnlyTests {
-    @Test(.enabled(if: ReadOnlyMount.isAvailable, Comment(rawValue: ReadOnlyMount.unavailableReason)))
+    @Test(.tags(.cli), .skippedInFastRuns, .enabled(if: ReadOnlyMount.isAvailable, Comment(rawValue: ReadOnlyMount.unavailableReason)))
     func readOnlyFileSystemAnswersEveryQuery() throws {
         let fixture = try cleanFixture()
         #expect(!FileManager.default.fileExists(atPath: fixture.database + "-wal") || FileDiagnosis.size(fixture.database + "-wal") == 0)
@@ -64,7 +64,7 @@ import Testing
 
     /// A -wal file with changes beside the database on a read-only medium cannot be read
     /// without the -shm; the error says so instead of reading an out-of-date main file.
-    @Test(.enabled(if: ReadOnlyMount.isAvailable, Comment(rawValue: ReadOnlyMount.unavailableReason)))
+    @Test(.tags(.fast), .enabled(if: ReadOnlyMount.isAvailable, Comment(rawValue: ReadOnlyMount.unavailableReason)))
     func pendingWALOnReadOnlyFileSystemIsExplained() throws {
         let fixture = try cleanFixture()
         let writer = try Connection(path: fixture.database, mode: .readWrite)
@@ -88,7 +88,7 @@ import Testing
     /// A database file the user may not write (mode 444 in a folder of mode 555, as a package
     /// manager installs data): every query answers, an import says why it cannot and changes
     /// nothing. As root, whom permissions do not stop, the CLI runs as `nobody` via setpriv.
-    @Test(.enabled(if: UnprivilegedRun.isAvailable, Comment(rawValue: UnprivilegedRun.unavailableReason)))
+    @Test(.tags(.cli), .skippedInFastRuns, .enabled(if: UnprivilegedRun.isAvailable, Comment(rawValue: UnprivilegedRun.unavailableReason)))
     func unwritableFileAnswersAndRefusesImports() throws {
         let fixture = try cleanFixture()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gazetteer-ro-\(UUID().uuidString)").path
@@ -121,7 +121,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
     }
 
-    @Test func readOnlyConnectionReadsAndRefusesWrites() throws {
+    @Test(.tags(.fast)) func readOnlyConnectionReadsAndRefusesWrites() throws {
         let fixture = try cleanFixture()
         let repo = try Repository(path: fixture.database)
         #expect(try repo.info().poiCount == 3)
@@ -130,7 +130,7 @@ import Testing
         #expect(throws: SQLiteError.self) { try db.execute("DELETE FROM poi") }
     }
 
-    @Test func uriEscapesSpecialCharacters() {
+    @Test(.tags(.fast)) func uriEscapesSpecialCharacters() {
         #expect(Connection.uri("/tmp/a?b#c%d.sqlite", "immutable=1") == "file:/tmp/a%3Fb%23c%25d.sqlite?immutable=1")
     }
 }

@@ -8,7 +8,7 @@ import Testing
 @testable import GazetteerSupport
 
 /// The batch entry points give what the one-at-a-time ones give.
-@Suite struct ReverseBatchTests {
+@Suite(.tags(.seed), .skippedInFastRuns) struct ReverseBatchTests {
     let repo = SeedDatabase.repository
 
     static let points: [Coordinate] = [

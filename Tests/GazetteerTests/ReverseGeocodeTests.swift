@@ -7,7 +7,7 @@ import Testing
 @testable import GazetteerSQLite
 @testable import GazetteerSupport
 
-@Suite struct ReverseGeocodeTests {
+@Suite(.tags(.seed), .skippedInFastRuns) struct ReverseGeocodeTests {
     let repo = SeedDatabase.repository
 
     func address(_ lng: Double, _ lat: Double, _ system: CoordinateSystem = .gcj02) throws -> Address {
@@ -132,7 +132,7 @@ import Testing
 
     /// What a picker submits: adcode, the 12-digit towncode AMap gives and the 9-digit town
     /// code (GB/T 10114) that forms ask for, which is its district's adcode plus three digits.
-    @Test func submitCodesForAPointInBeijing() throws {
+    @Test(.tags(.cli), .skippedInFastRuns) func submitCodesForAPointInBeijing() throws {
         let a = try address(116.397477, 39.908692)
         #expect(a.adcode == "110101")
         let town = try #require(a.town)

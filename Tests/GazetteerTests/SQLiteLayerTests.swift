@@ -7,7 +7,7 @@ import Testing
 @testable import GazetteerSQLite
 @testable import GazetteerSupport
 
-@Suite struct SQLiteLayerTests {
+@Suite(.tags(.fast)) struct SQLiteLayerTests {
     let file = TemporaryDatabase()
 
     func connection() throws -> Connection { try Connection(path: file.path, mode: .readWrite) }

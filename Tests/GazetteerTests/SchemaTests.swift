@@ -7,7 +7,7 @@ import Testing
 @testable import GazetteerSQLite
 @testable import GazetteerSupport
 
-@Suite struct SchemaTests {
+@Suite(.tags(.fast)) struct SchemaTests {
     let file = TemporaryDatabase()
 
     @Test func schemaAppliedToFreshDatabase() throws {

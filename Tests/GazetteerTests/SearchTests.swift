@@ -7,7 +7,7 @@ import Testing
 @testable import GazetteerSQLite
 @testable import GazetteerSupport
 
-@Suite struct SearchTests {
+@Suite(.tags(.seed), .skippedInFastRuns) struct SearchTests {
     let repo = SeedDatabase.repository
 
     func search(_ text: String, _ configure: (inout SearchOptions) -> Void = { _ in }) throws -> SearchResult {

@@ -7,7 +7,7 @@ import Testing
 @testable import GazetteerSQLite
 @testable import GazetteerSupport
 
-@Suite struct SeedTests {
+@Suite(.tags(.seed), .skippedInFastRuns) struct SeedTests {
     @Test func nationalCountsAtEveryLevel() throws {
         let info = try SeedDatabase.repository.info()
         #expect((34...35).contains(info.regionCounts["province"] ?? 0))

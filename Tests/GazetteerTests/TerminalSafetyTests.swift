@@ -7,7 +7,7 @@ import Testing
 @testable import GazetteerSQLite
 @testable import GazetteerSupport
 
-@Suite struct TerminalSafetyTests {
+@Suite(.tags(.cli, .seed), .skippedInFastRuns) struct TerminalSafetyTests {
     /// Text the user typed comes back in messages; control characters in it must be shown
     /// escaped, never sent to the terminal.
     @Test func controlCharactersAreEscapedInAnswersAndErrors() throws {

@@ -7,7 +7,7 @@ import Testing
 @testable import GazetteerSQLite
 @testable import GazetteerSupport
 
-@Suite struct WKTTests {
+@Suite(.tags(.fast)) struct WKTTests {
     @Test func parsesPolygonWithHole() throws {
         let mp = try MultiPolygon(wkt: "POLYGON((0 0, 10 0, 10 10, 0 10, 0 0), (2 2, 4 2, 4 4, 2 4, 2 2))")
         #expect(mp.polygons.count == 1)
