@@ -54,6 +54,7 @@ import Testing
         let r = try search("西湖", { $0.limit = 200 })
         let ranks = r.hits.map(\.match)
         #expect(ranks == ranks.sorted())
+        #expect(Set(ranks).count >= 2 && r.hits.count > 20, "more than one match class to order: \(r.hits.count) hits")
         // Within one match class, higher levels come first.
         for m in [SearchHit.Match.exact, .prefix, .substring] {
             let levels = r.hits.filter { $0.match == m }.map { ["province", "city", "district", "town", "poi"].firstIndex(of: $0.levelName)! }
@@ -65,7 +66,10 @@ import Testing
     @Test func everyNamesakeIsListed() throws {
         let db = try Connection(path: SeedDatabase.path, mode: .readOnly)
         for name in ["城关镇", "西湖"] {
-            guard case .integer(let expected) = try db.scalar("SELECT count(*) FROM region WHERE name = ?1 OR short_name = ?1", [.text(name)]) else { return }
+            guard case .integer(let expected) = try db.scalar("SELECT count(*) FROM region WHERE name = ?1 OR short_name = ?1", [.text(name)]) else {
+                Issue.record("\(name): no count"); continue
+            }
+            #expect(expected > 1, "\(name) has namesakes")
             let r = try search(name, { $0.limit = 200 })
             let exact = r.hits.filter { $0.match == .exact && regionCode($0) != nil }
             #expect(exact.count == Int(expected), "\(name): \(exact.count) of \(expected)")
@@ -110,6 +114,7 @@ import Testing
             let d = campuses.hits.filter { $0.match == m && $0.levelName == "poi" }.compactMap(\.distance)
             #expect(d == d.sorted())
         }
+        #expect(campuses.hits.count(where: { $0.distance != nil }) >= 5, "distances are measured")
         for hit in campuses.hits {
             if let d = hit.distance, let l = hit.location { #expect(abs(hangzhou.distance(to: l) - d) < 0.01) }
         }

@@ -53,6 +53,7 @@ import Testing
         let rows = try db.prepare("SELECT code, boundary, lng, lat, center_approx FROM region WHERE boundary IS NOT NULL AND level = 2")
             .rows { ($0.int64(0), $0.blob(1), $0.double(2), $0.double(3), $0.int(4)) }
         #expect(rows.count >= 2_800)
+        #expect(rows.count(where: { $0.4 == 0 }) > 0, "exact centres to check")
         var outside: [Int64] = []
         for (code, blob, lng, lat, approx) in rows where approx == 0 {
             let shape = try MultiPolygon(encoded: blob)
