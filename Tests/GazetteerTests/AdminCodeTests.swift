@@ -2,7 +2,7 @@ import Testing
 @testable import GazetteerCore
 
 /// The code rules every layer asks `AdminCode` for.
-@Suite struct AdminCodeTests {
+@Suite(.tags(.fast)) struct AdminCodeTests {
     @Test func parsesSixNineAndTwelveDigits() {
         #expect(AdminCode("330106")?.value == 330106)
         #expect(AdminCode("330106001000")?.value == 330106001000)

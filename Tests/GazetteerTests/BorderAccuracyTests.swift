@@ -13,7 +13,7 @@ import Testing
 /// The fixtures are written by `Scripts/make_test_fixtures.py` from the raw data; these
 /// tests read only the fixtures. Set `GAZETTEER_TEST_VERBOSE=1` to print every
 /// disagreement, not only a sample on failure.
-@Suite struct BorderAccuracyTests {
+@Suite(.tags(.seed), .skippedInFastRuns) struct BorderAccuracyTests {
     static let verbose = ProcessInfo.processInfo.environment["GAZETTEER_TEST_VERBOSE"] != nil
 
     struct BorderPoint {

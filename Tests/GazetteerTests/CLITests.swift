@@ -183,7 +183,7 @@ enum CLI {
     }
 }
 
-@Suite struct CLITests {
+@Suite(.tags(.cli), .skippedInFastRuns) struct CLITests {
     // MARK: - the command itself
 
     @Test func binaryIsFound() {
@@ -253,7 +253,7 @@ enum CLI {
 
     // MARK: - info
 
-    @Test func infoJSONHasTheSeedCounts() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func infoJSONHasTheSeedCounts() throws {
         let r = try CLI.seed(["info", "--json"])
         #expect(r.status == 0, "\(r)")
         let json = try r.json()
@@ -269,7 +269,7 @@ enum CLI {
         #expect((json["dataset_version"] as? String)?.hasPrefix("seed-") == true)
     }
 
-    @Test func infoText() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func infoText() throws {
         let r = try CLI.seed(["info"])
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains(SeedDatabase.path), "\(r)")
@@ -278,7 +278,7 @@ enum CLI {
         #expect(r.stdout.contains("GCJ-02"), "\(r)")
     }
 
-    @Test func databaseFromEnvironment() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func databaseFromEnvironment() throws {
         let r = try CLI.run(["info", "--json"], environment: ["GAZETTEER_DB": SeedDatabase.path])
         #expect(r.status == 0, "\(r)")
         #expect(try r.json()["path"] as? String == SeedDatabase.path)
@@ -326,7 +326,7 @@ enum CLI {
 
     // MARK: - reverse
 
-    @Test func reverseTiananmenJSON() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func reverseTiananmenJSON() throws {
         let r = try CLI.seed(["reverse", "--location", "116.397477,39.908692", "--json"])
         #expect(r.status == 0, "\(r)")
         #expect(r.stderr.isEmpty, "\(r)")
@@ -348,7 +348,7 @@ enum CLI {
         #expect(distances.allSatisfy { $0 <= 1_000 })
     }
 
-    @Test func reverseText() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func reverseText() throws {
         let r = try CLI.seed(["reverse", "--location", "116.397477,39.908692"])
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("北京市东城区"), "\(r)")
@@ -356,7 +356,7 @@ enum CLI {
         #expect(r.stderr.isEmpty, "\(r)")
     }
 
-    @Test func reverseSwappedCoordinatesJSON() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func reverseSwappedCoordinatesJSON() throws {
         let r = try CLI.seed(["reverse", "--location", "39.908692,116.397477", "--json"])
         #expect(r.status == 1, "\(r)")
         let json = try r.json()
@@ -366,7 +366,7 @@ enum CLI {
         #expect(json["regeocode"] == nil)
     }
 
-    @Test(arguments: [
+    @Test(.tags(.seed), .skippedInFastRuns, arguments: [
         ("39.908692,116.397477", "swapped"),
         ("abc", "LNG,LAT"),
         ("116.397477", "LNG,LAT"),
@@ -378,7 +378,7 @@ enum CLI {
         #expect(r.stderr.contains(message), "\(r)")
     }
 
-    @Test func reverseBatchFromStdin() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func reverseBatchFromStdin() throws {
         let input = "116.397477,39.908692\nnot a point\n125.0,30.0\n120.1551,30.2741\n"
         let r = try CLI.seed(["reverse", "--batch", "-", "--radius", "0"], stdin: input)
         #expect(r.status == 1, "a failed line must make the exit status 1: \(r)")
@@ -404,7 +404,7 @@ enum CLI {
         #expect(component(lines[3])?["city"] as? String == "杭州市")
     }
 
-    @Test func reverseBatchAllGoodExitsZero() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func reverseBatchAllGoodExitsZero() throws {
         // CRLF line ends and no final newline, as files from Windows come.
         let input = "116.397477,39.908692\r\n120.1551,30.2741\r\n113.7518,23.0205"
         let r = try CLI.seed(["reverse", "--batch", "-", "--radius", "0"], stdin: input)
@@ -414,7 +414,7 @@ enum CLI {
         #expect(lines.allSatisfy { $0["status"] as? String == "1" }, "\(r)")
     }
 
-    @Test func reverseBatchFromFileKeepsOrder() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func reverseBatchFromFileKeepsOrder() throws {
         let fixture = Fixture()
         let points = ["116.397477,39.908692", "120.1551,30.2741", "x"]
         var text = ""
@@ -436,7 +436,7 @@ enum CLI {
         }
     }
 
-    @Test func reverseBatchFolderIsRefused() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func reverseBatchFolderIsRefused() throws {
         let folder = Fixture().directory.path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let r = try CLI.seed(["reverse", "--batch", folder])
@@ -445,7 +445,7 @@ enum CLI {
         #expect(r.stderr.contains(folder) && r.stderr.contains("folder"), "\(r)")
     }
 
-    @Test func reverseBatchMissingFile() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func reverseBatchMissingFile() throws {
         let fixture = Fixture()
         let missing = fixture.directory.appendingPathComponent("no-such-file.txt").path
         let r = try CLI.seed(["reverse", "--batch", missing])
@@ -455,7 +455,7 @@ enum CLI {
         #expect(r.stderr.contains("no such file"), "the message says why: \(r)")
     }
 
-    @Test func reverseBatchMissingFileInJSONMode() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func reverseBatchMissingFileInJSONMode() throws {
         let fixture = Fixture()
         let missing = fixture.directory.appendingPathComponent("no-such-file.txt").path
         let r = try CLI.seed(["reverse", "--batch", missing, "--json"])
@@ -467,7 +467,7 @@ enum CLI {
 
     // MARK: - nearby
 
-    @Test func nearbyJSON() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func nearbyJSON() throws {
         let r = try CLI.seed(["nearby", "--location", "120.1551,30.2741", "--radius", "1000", "--limit", "10", "--json"])
         #expect(r.status == 0, "\(r)")
         let json = try r.json()
@@ -488,7 +488,7 @@ enum CLI {
         }
     }
 
-    @Test func nearbyPageTwoContinuesPageOne() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func nearbyPageTwoContinuesPageOne() throws {
         let base = ["nearby", "--location", "120.1551,30.2741", "--radius", "2000", "--limit", "5", "--json"]
         let one = try CLI.seed(base + ["--page", "1"]), two = try CLI.seed(base + ["--page", "2"])
         #expect(one.status == 0 && two.status == 0, "\(one)\n\(two)")
@@ -504,7 +504,7 @@ enum CLI {
 
     /// `count` is the number of POIs found in all (AMap's meaning, and what `search --json`
     /// prints), not the length of the page.
-    @Test func nearbyCountIsTheTotalNotThePageLength() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func nearbyCountIsTheTotalNotThePageLength() throws {
         let base = ["nearby", "--location", "120.1551,30.2741", "--radius", "1000", "--json"]
         let all = try CLI.seed(base + ["--limit", "100"])
         let everything = try #require(try all.json()["pois"] as? [[String: Any]], "\(all)")
@@ -517,7 +517,7 @@ enum CLI {
         #expect(try past.json()["count"] as? String == String(everything.count), "count past the last page: \(past)")
     }
 
-    @Test func nearbyInWGS84() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func nearbyInWGS84() throws {
         let gcj = Coordinate(longitude: 120.1551, latitude: 30.2741)
         let wgs = gcj.converted(from: .gcj02, to: .wgs84)
         let a = try CLI.seed(["nearby", "--location", "120.1551,30.2741", "--radius", "500", "--limit", "1", "--json"])
@@ -538,7 +538,7 @@ enum CLI {
         #expect(qw.distance(to: pg) > 100, "the WGS-84 answer was not converted: \(qw)")
     }
 
-    @Test func nearbyNothingInTheSea() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func nearbyNothingInTheSea() throws {
         let r = try CLI.seed(["nearby", "--location", "125.0,30.0", "--radius", "1000"])
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("no POIs within"), "\(r)")
@@ -546,7 +546,7 @@ enum CLI {
 
     // MARK: - search
 
-    @Test func searchTownJSON() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func searchTownJSON() throws {
         let r = try CLI.seed(["search", "灵隐街道", "--json"])
         #expect(r.status == 0, "\(r)")
         let json = try r.json()
@@ -562,7 +562,7 @@ enum CLI {
         #expect(first["pname"] as? String == "浙江省")
     }
 
-    @Test func searchPinyin() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func searchPinyin() throws {
         let r = try CLI.seed(["search", "xihu", "--json"])
         #expect(r.status == 0, "\(r)")
         let json = try r.json()
@@ -572,7 +572,7 @@ enum CLI {
         #expect(count >= pois.count)
     }
 
-    @Test func searchCityLimit() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func searchCityLimit() throws {
         let r = try CLI.seed(["search", "西湖", "--city", "杭州市", "--citylimit", "--json"])
         #expect(r.status == 0, "\(r)")
         let pois = try #require(try r.json()["pois"] as? [[String: Any]], "\(r)")
@@ -580,7 +580,7 @@ enum CLI {
         #expect(pois.allSatisfy { $0["cityname"] as? String == "杭州市" }, "\(r)")
     }
 
-    @Test(arguments: [
+    @Test(.tags(.seed), .skippedInFastRuns, arguments: [
         ("西湖区", "330106", "浙江省", "杭州市", "西湖区"),
         ("杭州市", "330100", "浙江省", "杭州市", ""),
         ("浙江省", "330000", "浙江省", "", ""),
@@ -595,7 +595,7 @@ enum CLI {
         #expect(hit["adname"] as? String == adname, "\(hit)")
     }
 
-    @Test func searchPagePastTheEnd() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func searchPagePastTheEnd() throws {
         let all = try CLI.seed(["search", "西湖区", "--json"])
         let count = try #require((try all.json()["count"] as? String).flatMap(Int.init), "\(all)")
         try #require(count > 0 && count < 20 * 99)
@@ -614,7 +614,7 @@ enum CLI {
         #expect(help.contains("exact names still come before prefixes"), "\(r)")
     }
 
-    @Test func searchText() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func searchText() throws {
         let r = try CLI.seed(["search", "灵隐街道"])
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("灵隐街道"), "\(r)")
@@ -623,7 +623,7 @@ enum CLI {
 
     // MARK: - geocode
 
-    @Test func geocodeTownAddressJSON() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func geocodeTownAddressJSON() throws {
         let r = try CLI.seed(["geocode", "浙江省杭州市西湖区灵隐街道法云弄16号", "--json"])
         #expect(r.status == 0, "\(r)")
         let json = try r.json()
@@ -640,7 +640,7 @@ enum CLI {
         #expect((g["location"] as? String)?.contains(",") == true, "\(r)")
     }
 
-    @Test func geocodeText() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func geocodeText() throws {
         let r = try CLI.seed(["geocode", "浙江省杭州市西湖区灵隐街道法云弄16号"])
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("330106003000"), "\(r)")
@@ -649,7 +649,7 @@ enum CLI {
 
     // MARK: - district
 
-    @Test func districtHangzhouWithChildren() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func districtHangzhouWithChildren() throws {
         let r = try CLI.seed(["district", "杭州市", "--subdistrict", "1", "--json"])
         #expect(r.status == 0, "\(r)")
         let json = try r.json()
@@ -668,7 +668,7 @@ enum CLI {
         #expect(children.allSatisfy { ($0["districts"] as? [Any])?.isEmpty == true })
     }
 
-    @Test func districtPolygon() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func districtPolygon() throws {
         let r = try CLI.seed(["district", "330106", "--polygon", "--json"])
         #expect(r.status == 0, "\(r)")
         let districts = try #require(try r.json()["districts"] as? [[String: Any]], "\(r.arguments) → \(r.status)")
@@ -686,7 +686,7 @@ enum CLI {
 
     /// AMap's config/district: a town is level `street`, its adcode is its district's and its
     /// own 12-digit code is in `towncode`.
-    @Test func districtTownsAreStreetsWithTheirDistrictsAdcode() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func districtTownsAreStreetsWithTheirDistrictsAdcode() throws {
         let r = try CLI.seed(["district", "西湖区", "--json"])
         #expect(r.status == 0, "\(r)")
         let districts = try #require(try r.json()["districts"] as? [[String: Any]], "\(r)")
@@ -711,7 +711,7 @@ enum CLI {
 
     /// Namesakes are told apart by where they are: 鼓楼 names districts in four cities and
     /// towns in many districts.
-    @Test func districtNamesakesShowTheirParents() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func districtNamesakesShowTheirParents() throws {
         let r = try CLI.seed(["district", "鼓楼", "--subdistrict", "0"])
         #expect(r.status == 0, "\(r)")
         let heads = r.stdout.split(separator: "\n").filter { $0.hasPrefix("鼓楼") }
@@ -724,7 +724,7 @@ enum CLI {
         #expect(province.stdout.hasPrefix("浙江省  330000  province\n"), "a province has no parents: \(province)")
     }
 
-    @Test(arguments: [[], ["100000"], ["中国"]])
+    @Test(.tags(.seed), .skippedInFastRuns, arguments: [[], ["100000"], ["中国"]])
     func districtCountry(arguments: [String]) throws {
         let r = try CLI.seed(["district"] + arguments + ["--json"])
         #expect(r.status == 0, "\(r)")
@@ -741,7 +741,7 @@ enum CLI {
         #expect(text.stdout.contains("  浙江省  330000  province"), "\(text)")
     }
 
-    @Test func districtUnknownName() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func districtUnknownName() throws {
         let r = try CLI.seed(["district", "不存在的地方"])
         #expect(r.stdout.contains("no region") || r.stderr.contains("no region"), "\(r)")
     }
@@ -901,7 +901,7 @@ enum CLI {
 
     // MARK: - argument validation
 
-    @Test(arguments: [
+    @Test(.tags(.seed), .skippedInFastRuns, arguments: [
         (["nearby", "--location", "120.1551,30.2741", "--radius", "60000"], "--radius"),
         (["nearby", "--location", "120.1551,30.2741", "--limit", "0"], "--limit"),
         (["nearby", "--location", "120.1551,30.2741", "--page", "0"], "--page"),
@@ -931,7 +931,7 @@ enum CLI {
 
     /// In --json mode the query verbs answer their own argument errors as AMap failures on
     /// stdout, with exit status 1, as they do every other failure.
-    @Test(arguments: [
+    @Test(.tags(.seed), .skippedInFastRuns, arguments: [
         (["reverse", "--location", "120,30", "--radius", "99999", "--json"], "--radius"),
         (["reverse", "--json"], "--location"),
         (["reverse", "--location", "116.397477,39.908692", "--limit", "101", "--json"], "--limit"),
@@ -984,18 +984,5 @@ enum CLI {
         #expect(again.stderr.isEmpty, "the default database is built once: \(again)")
         let info = try CLI.run(["info", "--json"], environment: ["XDG_DATA_HOME": home]).json()
         #expect(info["path"] as? String == expected)
-    }
-}
-
-@Suite struct TerminalSafetyTests {
-    /// Text the user typed comes back in messages; control characters in it must be shown
-    /// escaped, never sent to the terminal.
-    @Test func controlCharactersAreEscapedInAnswersAndErrors() throws {
-        let hostile = "x\u{1B}[2Jy"
-        for args in [["district", hostile], ["reverse", "--location", "1\u{1B}2,3"], ["search", "西湖", "--city", hostile]] {
-            let r = try CLI.run(args + ["--db", SeedDatabase.path])
-            #expect(!r.stdout.contains("\u{1B}") && !r.stderr.contains("\u{1B}"), "\(args): \(r)")
-            #expect((r.stdout + r.stderr).contains("\\u{1B}"), "\(args): \(r)")
-        }
     }
 }

@@ -105,7 +105,7 @@ import Testing
     /// 8 workers × 500 mixed questions on one repository whose caches start cold, so workers
     /// fill them at the same time. Every answer equals the answer to the same question asked
     /// alone, on another repository.
-    @Test func concurrentQueriesGiveTheSequentialAnswers() throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func concurrentQueriesGiveTheSequentialAnswers() throws {
         let queries = Self.seedQueries
         let sequential = try Repository(path: SeedDatabase.path)
         let expected = queries.map { $0.answer(sequential) }
@@ -130,7 +130,7 @@ import Testing
     }
 
     /// The same from Swift concurrency: a task group of mixed questions.
-    @Test func taskGroupQueriesGiveTheSequentialAnswers() async throws {
+    @Test(.tags(.seed), .skippedInFastRuns) func taskGroupQueriesGiveTheSequentialAnswers() async throws {
         let queries = Self.seedQueries
         let repository = try Repository(path: SeedDatabase.path)
         let expected = queries.map { $0.answer(SeedDatabase.repository) }
@@ -192,7 +192,7 @@ import Testing
 
     /// Readers on several threads keep asking while an Importer in the same process writes;
     /// each answer is the before-answer or the after-answer, and nothing fails.
-    @Test func readersDuringAnImportSeeBeforeOrAfter() throws {
+    @Test(.tags(.fast)) func readersDuringAnImportSeeBeforeOrAfter() throws {
         let fixture = try freshFixture()
         let files = Self.changingImport(fixture, count: 3_000)
         let queries = Self.fixtureQueries
@@ -249,7 +249,7 @@ import Testing
     /// A query that began before an import commits keeps reading its own snapshot; the
     /// repository's region cache must neither hand it regions from after the import nor keep
     /// regions it loaded from before the import for the queries that follow.
-    @Test func regionCacheFollowsSnapshots() throws {
+    @Test(.tags(.fast)) func regionCacheFollowsSnapshots() throws {
         let fixture = try freshFixture()
         let files = Self.changingImport(fixture, count: 10)
         let repository = try Repository(path: fixture.database)

@@ -16,7 +16,7 @@ import Darwin
 /// `gazetteer import` killed with SIGKILL part-way (the small version of Scripts/crash_import.sh):
 /// the database must hold exactly the data from before, pass SQLite's, FTS5's and the R*Tree's
 /// own checks, and take the same import again.
-@Suite struct CrashImportTests {
+@Suite(.tags(.cli), .skippedInFastRuns) struct CrashImportTests {
     /// Everything an import writes, table by table, in a fixed order. `exact: false` leaves out
     /// what two complete runs of one import legitimately differ in: the time stamp, statistics,
     /// and FTS5's counter of writes to its configuration (the first 4 bytes of record 10).

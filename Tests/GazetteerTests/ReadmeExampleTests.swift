@@ -4,7 +4,7 @@ import Gazetteer
 
 /// The README's library example, on the seed, so the example keeps compiling and answering
 /// what it says. (A plain `import`: only the public API, as an app sees it.)
-@Suite struct ReadmeExampleTests {
+@Suite(.tags(.seed), .skippedInFastRuns) struct ReadmeExampleTests {
     @Test func libraryExampleAnswers() throws {
         let gazetteer = try Repository(path: SeedDatabase.path)
 

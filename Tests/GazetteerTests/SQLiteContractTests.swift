@@ -4,7 +4,7 @@ import Testing
 @testable import GazetteerSupport
 
 /// The contracts the SQLite layer holds instead of leaving them to its callers' care.
-@Suite struct SQLiteContractTests {
+@Suite(.tags(.fast)) struct SQLiteContractTests {
     let file = TemporaryDatabase()
 
     func connection() throws -> Connection {

@@ -6,7 +6,7 @@ import Testing
 @testable import GazetteerSQLite
 @testable import GazetteerSupport
 
-@Suite struct SearchTokensTests {
+@Suite(.tags(.fast)) struct SearchTokensTests {
     @Test(arguments: [
         ("瑞幸咖啡(临川店)", "瑞幸 幸咖 咖啡 临川 川店", "瑞 幸 咖 啡 临 川 店"),
         ("7天酒店", "7 天酒 酒店", "天 酒 店"),

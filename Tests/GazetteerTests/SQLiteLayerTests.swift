@@ -7,19 +7,7 @@ import Testing
 @testable import GazetteerSQLite
 @testable import GazetteerSupport
 
-/// A fresh temporary file path, removed with its WAL files when the test ends.
-final class TemporaryDatabase {
-    let path: String
-    init() {
-        path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("gazetteer-test-\(UUID().uuidString).sqlite").path
-    }
-    deinit {
-        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    }
-}
-
-@Suite struct SQLiteLayerTests {
+@Suite(.tags(.fast)) struct SQLiteLayerTests {
     let file = TemporaryDatabase()
 
     func connection() throws -> Connection { try Connection(path: file.path, mode: .readWrite) }
@@ -119,80 +107,5 @@ final class TemporaryDatabase {
         let readOnly = try Connection(path: file.path, mode: .readOnly)
         let error = #expect(throws: SQLiteError.self) { try readOnly.execute("CREATE TABLE nope (x)") }
         #expect(error?.code.primary == .readOnly)
-    }
-}
-
-@Suite struct SchemaTests {
-    let file = TemporaryDatabase()
-
-    @Test func schemaAppliedToFreshDatabase() throws {
-        try Repository.create(at: file.path)
-        let db = try Connection(path: file.path, mode: .readOnly)
-        #expect(try db.scalar("PRAGMA user_version") == .integer(Int64(Schema.version)))
-        let tables = Set(try db.cachedStatement("SELECT name FROM sqlite_schema WHERE type = 'table'").rows { $0.text(0) })
-        for name in ["meta", "region", "poi", "region_rtree", "poi_rtree", "region_fts", "poi_fts"] {
-            #expect(tables.contains(name), "missing table \(name)")
-        }
-        #expect(try db.scalar("SELECT value FROM meta WHERE key = 'coordinate_system'") == .text("GCJ-02"))
-        #expect(try db.scalar("SELECT value FROM meta WHERE key = 'schema_version'") == .text("\(Schema.version)"))
-    }
-
-    @Test func rtreeAndFTSAreUsable() throws {
-        try Repository.create(at: file.path)
-        let db = try Connection(path: file.path, mode: .readWrite)
-        try db.cachedStatement("INSERT INTO poi_rtree (id, min_lng, max_lng, min_lat, max_lat, lng, lat) VALUES (?, ?, ?, ?, ?, ?, ?)")
-            .run([1, 116.39, 116.39, 39.9, 39.9, 116.39, 39.9])
-        let hits = try db.cachedStatement("SELECT id, lng FROM poi_rtree WHERE min_lng <= ? AND max_lng >= ? AND min_lat <= ? AND max_lat >= ?")
-            .rows([116.5, 116.3, 40.0, 39.8]) { ($0.int(0), $0.double(1)) }
-        #expect(hits.count == 1 && hits[0].0 == 1 && hits[0].1 == 116.39)
-        try db.cachedStatement("INSERT INTO poi_fts (rowid, grams, chars, address) VALUES (?, ?, ?, ?)")
-            .run([7, "北京 京大 大学", "北 京 大 学", ""])
-        let match = try db.cachedStatement("SELECT rowid FROM poi_fts WHERE poi_fts MATCH ?")
-        #expect(try match.rows(["grams : \"京大\""]) { $0.int(0) } == [7])
-        #expect(try match.rows(["chars : \"学\""]) { $0.int(0) } == [7])
-        #expect(try match.rows(["grams : \"北京 京大\""]) { $0.int(0) } == [7])
-        #expect(try match.rows(["grams : \"京大 北京\""]) { $0.int(0) } == [])
-    }
-
-    @Test func otherSchemaVersionIsRefused() throws {
-        try Repository.create(at: file.path)
-        let db = try Connection(path: file.path, mode: .readWrite)
-        try db.execute("PRAGMA user_version = \(Schema.version + 1)")
-        let error = #expect(throws: GazetteerError.self) { _ = try Repository(path: file.path) }
-        guard case .schemaVersionMismatch(let path, let found, let expected)? = error else {
-            Issue.record("expected schemaVersionMismatch, got \(String(describing: error))")
-            return
-        }
-        #expect(path == file.path && found == Schema.version + 1 && expected == Schema.version)
-        #expect(error?.description.contains("newer gazetteer") == true)
-    }
-
-    @Test func foreignFilesAreRefused() throws {
-        try Data("not a database at all, just some text that is long enough".utf8).write(to: URL(fileURLWithPath: file.path))
-        #expect {
-            _ = try Repository(path: file.path)
-        } throws: { error in
-            if case GazetteerError.notADatabase = error { return true }
-            return false
-        }
-        let other = TemporaryDatabase()
-        let db = try Connection(path: other.path, mode: .readWrite)
-        try db.execute("CREATE TABLE something (x)")
-        #expect {
-            _ = try Repository(path: other.path)
-        } throws: { error in
-            if case GazetteerError.notAGazetteerDatabase = error { return true }
-            return false
-        }
-    }
-
-    @Test func infoOnEmptyDatabase() throws {
-        try Repository.create(at: file.path)
-        let info = try Repository(path: file.path).info()
-        #expect(info.regionCounts == ["province": 0, "city": 0, "district": 0, "town": 0])
-        #expect(info.poiCount == 0)
-        #expect(info.schemaVersion == Schema.version)
-        #expect(info.coordinateSystem == "GCJ-02")
-        #expect(info.sqliteVersion.hasPrefix("3."))
     }
 }

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+@testable import Gazetteer
+@testable import GazetteerCore
+@testable import GazetteerImport
+@testable import GazetteerQuery
+@testable import GazetteerSQLite
+@testable import GazetteerSupport
+
+@Suite(.tags(.fast)) struct EncodingTests {
+    private static let sample = try! MultiPolygon(wkt: """
+        MULTIPOLYGON(((116.39742812345 39.90923, 116.5 39.9, 116.45 40.123456789, 116.39742812345 39.90923)),
+        ((-179.9999999 -89.9999999, 179.9999999 -89.9999999, 179.9999999 89.9999999, -179.9999999 -89.9999999),
+         (0 0, 1 0, 1 1, 0 0)))
+        """)
+
+    @Test func roundTripsWithinOneCentimetre() throws {
+        let bytes = Self.sample.encoded()
+        #expect(bytes.count == 4 + 4 + 2 * 4 + 3 * 4 + 12 * 8)
+        #expect(Array(bytes.prefix(4)) == [0x47, 0x5A, 0x4D, 0x01])
+        let decoded = try MultiPolygon(encoded: bytes)
+        #expect(decoded.polygons.count == 2 && decoded.polygons[1].rings.count == 2)
+        for (p, q) in zip(Self.sample.polygons, decoded.polygons) {
+            for (r, s) in zip(p.rings, q.rings) {
+                #expect(r.count == s.count)
+                for (a, b) in zip(r, s) { #expect(a.distance(to: b) < 0.01) }
+            }
+        }
+        // Seven decimals or fewer survive exactly.
+        let exact = try MultiPolygon(wkt: "POLYGON((120.1234567 30.2,120.2 30.2,120.2 30.3,120.1234567 30.2))")
+        #expect(try MultiPolygon(encoded: exact.encoded()) == exact)
+    }
+
+    @Test func rejectsCorruptBytes() {
+        let good = Self.sample.encoded()
+        // Every truncation.
+        for length in 0..<good.count {
+            #expect(throws: GeometryError.self) { try MultiPolygon(encoded: Array(good.prefix(length))) }
+        }
+        #expect(throws: GeometryError.self) { try MultiPolygon(encoded: good + [0]) }
+        var badMagic = good; badMagic[0] = 0x00
+        #expect(throws: GeometryError.self) { try MultiPolygon(encoded: badMagic) }
+        // Absurd counts must be refused before allocating.
+        var hugeCount = good; hugeCount.replaceSubrange(4..<8, with: [0xFF, 0xFF, 0xFF, 0xFF])
+        #expect(throws: GeometryError.self) { try MultiPolygon(encoded: hugeCount) }
+        var hugeRings = good; hugeRings.replaceSubrange(8..<12, with: [0xFF, 0xFF, 0xFF, 0x7F])
+        #expect(throws: GeometryError.self) { try MultiPolygon(encoded: hugeRings) }
+        // A ring that no longer closes, and an out-of-range latitude.
+        var open = good; open[good.count - 1] ^= 0x01
+        #expect(throws: GeometryError.corrupt("ring 3 is not closed")) { try MultiPolygon(encoded: open) }
+        var outOfRange = good; outOfRange.replaceSubrange(32..<36, with: [0xFF, 0xFF, 0xFF, 0x7F])
+        #expect(throws: GeometryError.self) { try MultiPolygon(encoded: outOfRange) }
+        #expect(throws: GeometryError.empty) { try MultiPolygon(encoded: [0x47, 0x5A, 0x4D, 0x01, 0, 0, 0, 0]) }
+        // Random garbage never traps.
+        var rng = SplitMix64(state: 7)
+        for _ in 0..<500 {
+            var junk = (0..<Int.random(in: 0..<120, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            if junk.count >= 4 && Bool.random(using: &rng) { junk.replaceSubrange(0..<4, with: MultiPolygon.binaryMagic) }
+            _ = try? MultiPolygon(encoded: junk)
+        }
+    }
+
+    @Test func geoJSONGeometryIsValidJSON() throws {
+        let mp = try MultiPolygon(wkt: "POLYGON((0 0,10 0,10 10,0 0),(1 1,2 1.5,2 2,1 1))")
+        let json = mp.geoJSONGeometry
+        #expect(json == #"{"type":"MultiPolygon","coordinates":[[[[0,0],[10,0],[10,10],[0,0]],[[1,1],[2,1.5],[2,2],[1,1]]]]}"#)
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        #expect(object?["type"] as? String == "MultiPolygon")
+        let coordinates = object?["coordinates"] as? [[[[Double]]]]
+        #expect(coordinates?[0][1][1] == [2, 1.5])
+        #expect(MultiPolygon(polygons: []).geoJSONGeometry == #"{"type":"MultiPolygon","coordinates":[]}"#)
+    }
+}
