@@ -19,9 +19,10 @@ struct GazetteerCommand: ParsableCommand {
             shapes; a failure, bad arguments included, is {"status":"0","info":REASON,…} on stdout, with the \
             exit status below. Without --json, errors go to stderr.
 
-            Exit status: 0 success; 1 the work failed (no answer, a database error, a failed import, a failing \
-            check, a --batch line that failed); 64 a usage error (an unknown verb or option, a missing or bad \
-            value such as --location 1,2,3 or --encoding latin1), in --json mode too.
+            Exit status: 0 success (an empty answer included); 1 the work failed (a --city that names no \
+            region, a missing or damaged database, a failed import, a failing check, a --batch line that \
+            failed); 64 a usage error (an unknown verb or option, a missing or bad value such as \
+            --location 1,2,3 or --encoding latin1), in --json mode too.
             """,
         version: GazetteerVersion.release,
         subcommands: [Reverse.self, Nearby.self, Search.self, Geocode.self, District.self, Info.self, Import.self, Check.self]
