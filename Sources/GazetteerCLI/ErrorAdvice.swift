@@ -6,7 +6,7 @@ import Gazetteer
 /// need no advice keep the library's text.
 enum ErrorAdvice {
     /// `error` as the CLI prints it.
-    static func message(for error: Error) -> String {
+    static func message(for error: any Error) -> String {
         advised(error) ?? "\(error)"
     }
 
@@ -19,14 +19,14 @@ enum ErrorAdvice {
     /// The CLI's text for a library error whose advice names CLI flags or verbs; nil otherwise.
     static func advised(_ error: Error) -> String? {
         switch error {
-        case let error as GazetteerError: return message(for: error)
-        case let error as ImportError: return message(for: error)
-        case let error as ImportFailure: return message(for: error)
+        case let error as GazetteerError: return advice(for: error)
+        case let error as ImportError: return advice(for: error)
+        case let error as ImportFailure: return advice(for: error)
         default: return nil
         }
     }
 
-    static func message(for error: GazetteerError) -> String? {
+    static func advice(for error: GazetteerError) -> String? {
         switch error {
         case .notADatabase(let path):
             // Never "delete it": the user may have named the wrong file.
@@ -64,7 +64,7 @@ enum ErrorAdvice {
         ]
     }
 
-    static func message(for error: ImportError) -> String? {
+    static func advice(for error: ImportError) -> String? {
         let reason: String
         switch error.problem {
         case .notUTF8(let field):
@@ -79,10 +79,10 @@ enum ErrorAdvice {
         return String(error.description.dropLast(error.reason.count)) + reason
     }
 
-    static func message(for failure: ImportFailure) -> String {
+    static func advice(for failure: ImportFailure) -> String {
         var text = failure.description
         for error in failure.errors {
-            if let advised = message(for: error) { text = text.replacingOccurrences(of: error.description, with: advised) }
+            if let advised = advice(for: error) { text = text.replacingOccurrences(of: error.description, with: advised) }
         }
         let library = "or set ImportOptions.skipInvalid to import the valid rows and write the rejects to a file."
         if text.hasSuffix(library) {
