@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Gazetteer
 
@@ -8,36 +9,34 @@ import Gazetteer
 ///     gazetteer-bench points --db PATH --count N [--seed S] > points.txt
 ///     gazetteer-bench run --db PATH --op reverse|nearby|search|geocode --input FILE [--radius M] [--limit N]
 @main
-struct GazetteerBench {
-    static func main() throws {
-        var args = Array(CommandLine.arguments.dropFirst())
-        guard let verb = args.first else { usage(); return }
-        args.removeFirst()
-        func option(_ name: String) -> String? {
-            guard let i = args.firstIndex(of: name), i + 1 < args.count else { return nil }
-            return args[i + 1]
-        }
-        let db = option("--db") ?? ProcessInfo.processInfo.environment["GAZETTEER_DB"] ?? DefaultDatabase.path
-        switch verb {
-        case "points":
-            let count = Int(option("--count") ?? "1000000") ?? 1_000_000
-            try points(Repository(path: db), count: count, seed: UInt64(option("--seed") ?? "42") ?? 42)
-        case "run":
-            guard let op = option("--op"), let input = option("--input") else { usage(); return }
-            try run(db: db, op: op, input: input, radius: option("--radius").flatMap(Double.init),
-                    limit: Int(option("--limit") ?? "20") ?? 20)
-        default:
-            usage()
-        }
-    }
-
-    static func usage() {
-        print("""
-            usage: gazetteer-bench points [--db PATH] [--count N] [--seed S]   (LNG,LAT lines inside China, GCJ-02)
-                   gazetteer-bench run --op reverse|nearby|search|geocode --input FILE [--db PATH] [--radius M] [--limit N]
-                       (one case over the inputs Scripts/benchmark.py shares with the peers; prints JSON)
+struct GazetteerBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gazetteer-bench",
+        abstract: "Measurements for Scripts/benchmark.py: random points inside China, and one timed case over a file of inputs.",
+        discussion: """
             The whole benchmark, with its peers: Scripts/benchmark.sh (BENCHMARKS.md).
-            """)
+
+            Exit status: 0 success; 1 the work failed (a database or input file that cannot be read, a bad \
+            input line); 64 a usage error (an unknown verb or option, a missing or bad value).
+            """,
+        subcommands: [Points.self, Run.self])
+
+    /// `gazetteer-bench points`: LNG,LAT lines inside China (GCJ-02), for the reverse and nearby cases.
+    struct Points: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print random LNG,LAT points inside China (GCJ-02), one a line.")
+
+        @OptionGroup var database: BenchDatabase
+
+        @Option(help: ArgumentHelp("How many points.", valueName: "n"))
+        var count = 1_000_000
+
+        @Option(help: ArgumentHelp("Seed of the generator: the same seed gives the same points.", valueName: "s"))
+        var seed: UInt64 = 42
+
+        func run() throws {
+            try GazetteerBench.points(Repository(path: database.path), count: count, seed: seed)
+        }
     }
 
     /// Random points inside the data: uniform in China's box, kept when they land in a district.
@@ -92,4 +91,12 @@ struct SplitMix64: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+}
+
+/// `--db`: the database measured.
+struct BenchDatabase: ParsableArguments {
+    @Option(help: ArgumentHelp("The database (default: $GAZETTEER_DB, else the default database).", valueName: "path"))
+    var db: String?
+
+    var path: String { db ?? ProcessInfo.processInfo.environment["GAZETTEER_DB"] ?? DefaultDatabase.path }
 }

@@ -100,7 +100,7 @@ enum AMapShape {
             pairs = [("id", .string(r.code)), ("name", .string(r.name)), ("type", .string(t.type)),
                      ("typecode", .string(t.code)), ("address", .string("")), ("tel", .string("")),
                      ("location", .string(r.center.map(location) ?? "")),
-                     ("adcode", .string(r.level == .town ? String(r.code.prefix(6)) : r.code))]
+                     ("adcode", .string(r.level == .town ? (AdminCode(r.code)?.countyAdcode.description ?? r.code) : r.code))]
             if r.level == .town { towncode = r.code }
         }
         // The regions the hit lies in; a region hit fills its own level (a district's adname is its name).

@@ -15,36 +15,43 @@ struct GazetteerCommand: ParsableCommand {
             The database is the one named by --db, else by $GAZETTEER_DB, else the default one, which is \
             built from the bundled seed on first use.
 
-            With --json the query verbs print AMap's web-service shapes; a failure, bad arguments included, \
-            is {"status":"0","info":REASON,…} on stdout with exit status 1.
+            With --json the query verbs (reverse, nearby, search, geocode, district) print AMap's web-service \
+            shapes; a failure, bad arguments included, is {"status":"0","info":REASON,…} on stdout, with the \
+            exit status below. Without --json, errors go to stderr.
+
+            Exit status: 0 success (an empty answer included); 1 the work failed (a --city that names no \
+            region, a missing or damaged database, a failed import, a failing check, a --batch line that \
+            failed); 64 a usage error (an unknown verb or option, a missing or bad value such as \
+            --location 1,2,3 or --encoding latin1), in --json mode too.
             """,
         version: GazetteerVersion.release,
-        subcommands: [Reverse.self, Nearby.self, Search.self, GeocodeCommand.self, District.self, Info.self, Import.self, Check.self]
+        subcommands: [Reverse.self, Nearby.self, Search.self, Geocode.self, District.self, Info.self, Import.self, Check.self]
     )
 
     /// The verbs whose --json answers are AMap shapes, and so whose failures are AMap failures.
     static let queryVerbs: Set<String> = ["reverse", "nearby", "search", "geocode", "district"]
 
     /// As ArgumentParser's `main`, except that an argument error of a query verb run with
-    /// --json is AMap's failure object on stdout (exit status 1), as its other failures are.
+    /// --json is AMap's failure object on stdout (still exit status 64), as its other failures
+    /// are, and that library errors are shown with the CLI's advice (ErrorAdvice).
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
             var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
-            if exitCode(for: error) != .success, !(error is ExitCode), wantsJSON(arguments) {
-                print(JSON.failure(message(for: error)).text)
-                exit(withError: ExitCode(1))
-            }
             let code = exitCode(for: error)
-            if code != .success, !(error is ExitCode) {
+            // Help, --version and an ExitCode whose output is already out.
+            if code == .success || error is ExitCode { exit(withError: error) }
+            let shown = ErrorAdvice.wrapping(error)
+            if wantsJSON(arguments) {
+                print(JSON.failure(message(for: shown)).text)
+            } else {
                 // Messages quote what the user typed: show control characters escaped, never
                 // let them act on the terminal.
-                FileHandle.standardError.write(Data((escapingControls(fullMessage(for: error)) + "\n").utf8))
-                Foundation.exit(code.rawValue)
+                FileHandle.standardError.write(Data((escapingControls(fullMessage(for: shown)) + "\n").utf8))
             }
-            exit(withError: error)
+            Foundation.exit(code.rawValue)
         }
     }
 

@@ -1,12 +1,12 @@
 import ArgumentParser
 import Gazetteer
 
-/// `--coordsys` and `--json`, shared by the query verbs.
+/// `--coordsys` and `--json`, shared by the query verbs (reverse, nearby, search, geocode, district).
 struct QueryOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Coordinate system of given and printed coordinates: gcj02 (AMap, default), wgs84 (GPS) or bd09 (Baidu).", valueName: "system"))
     var coordsys: CoordinateSystem = .gcj02
 
-    @Flag(help: "Print JSON in AMap's response shape; failures too (\"status\":\"0\", the reason in \"info\", exit status 1).")
+    @Flag(help: "Print JSON in AMap's response shape; failures too (\"status\":\"0\", the reason in \"info\"; exit status 1, or 64 for a usage error).")
     var json = false
 }
 
@@ -25,7 +25,7 @@ extension QueryOptions {
             try body()
         } catch {
             guard json, !(error is ExitCode) else { throw error }
-            print(JSON.failure("\(error)").text)
+            print(JSON.failure(ErrorAdvice.message(for: error)).text)
             throw ExitCode(1)
         }
     }

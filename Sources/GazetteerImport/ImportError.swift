@@ -59,9 +59,9 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot write the file: \(why)"
         case .notUTF8(let field):
             return "field \(field) is not valid UTF-8. If the file was saved as GBK/GB18030 "
-                + "(usual for Chinese spreadsheets), import it with --encoding gbk, or save it as UTF-8"
+                + "(usual for Chinese spreadsheets), import it as GB18030 (TextEncoding.gb18030), or save it as UTF-8"
         case .badEncoding(let encoding, let offset):
-            return "the bytes at offset \(offset) are not valid \(encoding); check the file's encoding (--encoding utf8 or gbk)"
+            return "the bytes at offset \(offset) are not valid \(encoding); check the file's encoding (UTF-8 or GB18030)"
         case .unterminatedQuote:
             return "a quoted field that starts here is never closed (a missing \")"
         case .textAfterClosingQuote:
@@ -118,7 +118,7 @@ public struct ImportFailure: Error, Sendable, CustomStringConvertible {
     public var description: String {
         var lines = errors.map(\.description)
         if omitted > 0 { lines.append("… and \(omitted) more error\(omitted == 1 ? "" : "s")") }
-        lines.append("Nothing was imported; the database is as it was. Fix the rows above, or pass --skip-invalid to import the valid rows and write the rejects to a file.")
+        lines.append("Nothing was imported; the database is as it was. Fix the rows above, or set ImportOptions.skipInvalid to import the valid rows and write the rejects to a file.")
         return lines.joined(separator: "\n")
     }
 }

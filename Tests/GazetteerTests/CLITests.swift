@@ -117,9 +117,9 @@ enum CLI {
     /// stderr piped back, as a script would run it.
     static func run(
         _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], timeout: Double = 120,
-        through wrapper: [String] = []
+        through wrapper: [String] = [], program: String? = nil
     ) throws -> CLIRun {
-        guard let binary else { throw CLITestError.binaryNotFound(candidates) }
+        guard let binary = program ?? binary else { throw CLITestError.binaryNotFound(candidates) }
         let process = Process()
         // A wrapper (such as setpriv, to run as another user) gets the binary as its command.
         process.executableURL = URL(fileURLWithPath: wrapper.first ?? binary)
@@ -177,6 +177,13 @@ enum CLI {
         return result
     }
 
+    /// Runs `gazetteer-bench ARGUMENTS`, built beside the gazetteer binary.
+    static func bench(_ arguments: [String]) throws -> CLIRun {
+        guard let binary else { throw CLITestError.binaryNotFound(candidates) }
+        let bench = URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("gazetteer-bench").path
+        return try run(arguments, program: bench)
+    }
+
     /// Runs a query verb on the seed database.
     static func seed(_ arguments: [String], stdin: String? = nil) throws -> CLIRun {
         try run(arguments + ["--db", SeedDatabase.path], stdin: stdin)
@@ -231,7 +238,7 @@ enum CLI {
         ("nearby", ["--location", "--radius", "--keywords", "--types", "--limit", "--page"]),
         ("search", ["<text>", "--city", "--citylimit", "--location", "--limit", "--page"]),
         ("geocode", ["<address>", "--city"]),
-        ("district", ["--subdistrict", "--polygon", "--json"]),
+        ("district", ["--subdistrict", "--polygon", "--json", "--coordsys"]),
         ("import", ["--replace", "--skip-invalid", "--rejects", "--encoding", "--coordsys"]),
         ("info", ["--json", "--db"]),
     ])
@@ -246,7 +253,7 @@ enum CLI {
 
     @Test func unknownVerbFails() throws {
         let r = try CLI.run(["frobnicate"])
-        #expect(r.status != 0, "\(r)")
+        #expect(r.status == 64, "a usage error: \(r)")
         #expect(r.stdout.isEmpty, "\(r)")
         #expect(r.stderr.contains("frobnicate"), "\(r)")
     }
@@ -319,9 +326,25 @@ enum CLI {
         let json = try r.json()
         #expect(json["status"] as? String == "0", "\(r)")
         #expect((json["info"] as? String)?.contains("not a SQLite database") == true, "\(r)")
+        #expect((json["info"] as? String)?.contains("Check that --db names the right file") == true, "the CLI's advice: \(r)")
         let text = try CLI.run(["reverse", "--location", "116.397477,39.908692", "--db", junk])
-        #expect(text.status != 0 && text.stdout.isEmpty, "\(text)")
-        #expect(text.stderr.contains("not a SQLite database"), "\(text)")
+        #expect(text.status == 1 && text.stdout.isEmpty, "\(text)")
+        #expect(text.stderr == "Error: \(junk) is not a SQLite database. Check that --db names the right file; "
+            + "if this is the gazetteer database, it is damaged: rebuild it with `gazetteer import` into a new file.\n", "\(text)")
+    }
+
+    /// The library's reasons name no CLI flags; the CLI adds its own advice when it prints them.
+    @Test func emptyDatabaseFileAdvisesImport() throws {
+        let fixture = Fixture()
+        let empty = fixture.write("empty.sqlite", Data())
+        let r = try CLI.run(["search", "西湖", "--db", empty])
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr == "Error: cannot open database \(empty): the database is empty (it holds no tables). "
+            + "Create it with `gazetteer import --db \(empty) FILES…`.\n", "\(r)")
+        let folder = fixture.directory.path
+        let f = try CLI.run(["search", "西湖", "--db", folder])
+        #expect(f.status == 1, "\(f)")
+        #expect(f.stderr.contains("Name the database file itself, e.g. --db \(folder)/gazetteer.sqlite."), "\(f)")
     }
 
     // MARK: - reverse
@@ -358,7 +381,7 @@ enum CLI {
 
     @Test(.tags(.seed), .skippedInFastRuns) func reverseSwappedCoordinatesJSON() throws {
         let r = try CLI.seed(["reverse", "--location", "39.908692,116.397477", "--json"])
-        #expect(r.status == 1, "\(r)")
+        #expect(r.status == 64, "a bad --location is a usage error: \(r)")
         let json = try r.json()
         #expect(json["status"] as? String == "0")
         let info = try #require(json["info"] as? String, "\(r)")
@@ -373,7 +396,8 @@ enum CLI {
     ])
     func reverseBadInputInTextMode(location: String, message: String) throws {
         let r = try CLI.seed(["reverse", "--location", location])
-        #expect(r.status != 0, "\(r)")
+        #expect(r.status == 64, "a usage error: \(r)")
+        #expect(r.stderr.hasPrefix("Error: The value '\(location)' is invalid for '--location <lng,lat>': "), "\(r)")
         #expect(r.stdout.isEmpty, "nothing may reach stdout: \(r)")
         #expect(r.stderr.contains(message), "\(r)")
     }
@@ -668,6 +692,27 @@ enum CLI {
         #expect(children.allSatisfy { ($0["districts"] as? [Any])?.isEmpty == true })
     }
 
+    /// district takes --coordsys as the other query verbs do: centres, boxes and the country's
+    /// centre come back in that system.
+    @Test(.tags(.seed), .skippedInFastRuns) func districtCoordsys() throws {
+        func centre(_ arguments: [String]) throws -> [Double] {
+            let r = try CLI.seed(arguments)
+            #expect(r.status == 0, "\(r)")
+            let districts = try #require(try r.json()["districts"] as? [[String: Any]], "\(r)")
+            let text = try #require(districts.first?["center"] as? String, "\(r)")
+            return text.split(separator: ",").compactMap { Double($0) }
+        }
+        for keyword in [["杭州市"], []] {
+            let gcj = try centre(["district"] + keyword + ["--subdistrict", "0", "--json"])
+            let wgs = try centre(["district"] + keyword + ["--subdistrict", "0", "--json", "--coordsys", "wgs84"])
+            let expected = Coordinate(longitude: gcj[0], latitude: gcj[1]).converted(from: .gcj02, to: .wgs84)
+            #expect(wgs.count == 2 && abs(wgs[0] - expected.longitude) < 1e-5 && abs(wgs[1] - expected.latitude) < 1e-5, "\(keyword): \(gcj) → \(wgs)")
+            #expect(abs(wgs[0] - gcj[0]) > 1e-4, "\(keyword): the centre did not move")
+        }
+        let text = try CLI.seed(["district", "杭州市", "--subdistrict", "0", "--coordsys", "bd09"])
+        #expect(text.status == 0 && text.stdout.contains("centre"), "\(text)")
+    }
+
     @Test(.tags(.seed), .skippedInFastRuns) func districtPolygon() throws {
         let r = try CLI.seed(["district", "330106", "--polygon", "--json"])
         #expect(r.status == 0, "\(r)")
@@ -914,7 +959,11 @@ enum CLI {
         (["reverse", "--location", "116.397477,39.908692", "--radius", "60000"], "--radius"),
         (["reverse", "--location", "116.397477,39.908692", "--limit", "101"], "--limit"),
         (["reverse", "--location", "116.397477,39.908692", "--coordsys", "wgs"], "--coordsys"),
+        (["reverse", "--location", "abc"], "--location"),
+        (["nearby", "--location", "39.9,116.4"], "swapped"),
+        (["search", "x", "--location", "1,2,3"], "--location"),
         (["district", "杭州市", "--subdistrict", "4"], "--subdistrict"),
+        (["district", "杭州市", "--coordsys", "baidu"], "--coordsys"),
         (["import", "--encoding", "latin1", "x.csv"], "--encoding"),
         (["import"], "<path>"),
         (["info", "--db", ""], "--db"),
@@ -922,7 +971,7 @@ enum CLI {
     func argumentErrors(arguments: [String], mention: String) throws {
         // No --db here on purpose for the last case; the others name the seed.
         let r = arguments.contains("--db") ? try CLI.run(arguments) : try CLI.seed(arguments)
-        #expect(r.status != 0, "\(r)")
+        #expect(r.status == 64, "a usage error: \(r)")
         #expect(r.stdout.isEmpty, "\(r)")
         #expect(r.stderr.contains("Error:"), "\(r)")
         #expect(r.stderr.contains(mention), "the message should name \(mention): \(r)")
@@ -930,7 +979,7 @@ enum CLI {
     }
 
     /// In --json mode the query verbs answer their own argument errors as AMap failures on
-    /// stdout, with exit status 1, as they do every other failure.
+    /// stdout, as they do every other failure, with the usage error's exit status 64.
     @Test(.tags(.seed), .skippedInFastRuns, arguments: [
         (["reverse", "--location", "120,30", "--radius", "99999", "--json"], "--radius"),
         (["reverse", "--json"], "--location"),
@@ -946,10 +995,13 @@ enum CLI {
         (["district", "杭州市", "--subdistrict", "4", "--json"], "--subdistrict"),
         (["district", "杭州市", "--json", "--db", ""], "--db"),
         (["reverse", "--location", "120,30", "--json", "--db"], "--db"),
+        (["reverse", "--location", "abc", "--json"], "--location"),
+        (["search", "x", "--location", "1,2,3", "--json"], "--location"),
+        (["district", "杭州市", "--coordsys", "baidu", "--json"], "--coordsys"),
     ])
     func argumentErrorsInJSONMode(arguments: [String], mention: String) throws {
         let r = arguments.contains("--db") ? try CLI.run(arguments) : try CLI.seed(arguments)
-        #expect(r.status == 1, "\(r)")
+        #expect(r.status == 64, "\(r)")
         #expect(r.stderr.isEmpty, "\(r)")
         let json = try r.json()
         #expect(json["status"] as? String == "0", "\(r)")
@@ -957,6 +1009,28 @@ enum CLI {
         let info = try #require(json["info"] as? String, "\(r)")
         #expect(info.contains(mention), "the reason should name \(mention): \(r)")
         #expect(!info.hasPrefix("Error:"), "\(r)")
+    }
+
+    /// gazetteer-bench: a usage error exits 64 with ArgumentParser's message; a failure of the
+    /// work is a message and exit status 1, never a trap.
+    @Test(arguments: [
+        (["run", "--op", "frobnicate", "--input", "x.txt"], "--op"),
+        (["run", "--op", "reverse"], "--input"),
+        (["points", "--count", "many"], "--count"),
+        (["frobnicate"], "frobnicate"),
+    ])
+    func benchUsageErrors(arguments: [String], mention: String) throws {
+        let r = try CLI.bench(arguments)
+        #expect(r.status == 64, "\(r)")
+        #expect(r.stdout.isEmpty, "\(r)")
+        #expect(r.stderr.contains("Error:") && r.stderr.contains(mention), "\(r)")
+    }
+
+    @Test func benchFailureIsAnErrorNotATrap() throws {
+        let missing = Fixture().directory.appendingPathComponent("no-such-input.txt").path
+        let r = try CLI.bench(["run", "--db", SeedDatabase.path, "--op", "reverse", "--input", missing])
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.contains("Error: cannot read \(missing)"), "\(r)")
     }
 
     @Test func helpWithJSONIsStillHelp() throws {

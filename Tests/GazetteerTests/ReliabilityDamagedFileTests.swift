@@ -30,7 +30,7 @@ import Testing
                 continue
             }
             #expect(reason.contains("cut off"), "\(reason)")
-            #expect(error!.description.contains("rebuild it with `gazetteer import` into a new file"), "\(error!)")
+            #expect(error!.description.contains("rebuild it by importing your data into a new file"), "\(error!)")
             expectClear(error, path: path)
         }
     }
@@ -58,7 +58,7 @@ import Testing
         let path = fixture.write("empty.sqlite", Data())
         let error = gazetteerError { _ = try Repository(path: path) }
         guard case .cannotOpen(_, let reason)? = error else { Issue.record("got \(String(describing: error))"); return }
-        #expect(reason.contains("empty") && reason.contains("gazetteer import --db \(path)"), "\(reason)")
+        #expect(reason.contains("empty") && reason.contains("Create it by importing data into it."), "\(reason)")
         expectClear(error, path: path)
         _ = try Importer(path: path)
         #expect(try Repository(path: path).info().poiCount == 0)

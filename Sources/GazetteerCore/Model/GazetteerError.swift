@@ -30,20 +30,20 @@ public enum GazetteerError: Error, Sendable, CustomStringConvertible {
             return "cannot open database \(path): \(reason)"
         case .notADatabase(let path):
             // Never "delete it": the user may have named the wrong file.
-            return "\(path) is not a SQLite database. Check that --db names the right file; "
-                + "if this is the gazetteer database, it is damaged: rebuild it with `gazetteer import` into a new file."
+            return "\(path) is not a SQLite database. Check that this is the right file; "
+                + "if this is the gazetteer database, it is damaged: rebuild it by importing your data into a new file."
         case .damaged(let path, let reason):
-            return "\(path) is a damaged SQLite database: \(reason). Check that --db names the right file; "
-                + "if this is the gazetteer database, rebuild it with `gazetteer import` into a new file "
-                + "(`gazetteer check --db \(path)` lists what is wrong)."
+            return "\(path) is a damaged SQLite database: \(reason). Check that this is the right file; "
+                + "if this is the gazetteer database, rebuild it by importing your data into a new file "
+                + "(Repository.check() lists what is wrong)."
         case .notAGazetteerDatabase(let path):
             return "\(path) is a SQLite database but not a gazetteer database (it has no gazetteer schema). "
-                + "Name a gazetteer database with --db, or a new file to create one."
+                + "Open a gazetteer database, or a new file to create one."
         case .schemaVersionMismatch(let path, let found, let expected):
             let what = found < expected ? "an older" : "a newer"
             return "\(path) was made by \(what) gazetteer (schema version \(found); this one reads version \(expected)). "
                 + (found < expected
-                    ? "Rebuild it with `gazetteer import` into a new file (the default database is rebuilt from the seed automatically)."
+                    ? "Rebuild it by importing your data into a new file (the default database is rebuilt from the seed automatically)."
                     : "Use a newer gazetteer to read it, or rebuild it with this one.")
         case .readOnly(let path, let reason):
             return "cannot write to \(path): \(reason)."

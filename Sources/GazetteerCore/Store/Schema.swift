@@ -42,7 +42,7 @@ package enum Schema {
             if objects == 0 && found == 0 {
                 guard mode == .readWrite else {
                     throw GazetteerError.cannotOpen(
-                        path: path, reason: "the database is empty (it holds no tables). Create it with `gazetteer import --db \(path) FILES…`.")
+                        path: path, reason: "the database is empty (it holds no tables). Create it by importing data into it.")
                 }
                 try connection.savepoint { try connection.execute(sql) }
                 return connection
@@ -86,7 +86,7 @@ package enum Schema {
                     return .damaged(path: path, reason: FileDiagnosis.cutOff)
                 }
                 return .cannotOpen(path: path, reason: "reading it failed (SQLite: \(Self.strip(error.message, path: path)), code \(error.code.rawValue)). "
-                    + "If it is on removable or network storage, check that it is still attached; otherwise run `gazetteer check --db \(path)`.")
+                    + "If it is on removable or network storage, check that it is still attached; otherwise check it with Repository.check().")
             }
             return .cannotOpen(path: path, reason: Self.strip(error.message, path: path))
         default:
@@ -107,7 +107,7 @@ extension Schema {
     package static func problemBeforeOpening(_ path: String, mode: Connection.Mode) -> GazetteerError? {
         if path.isEmpty || path == ":memory:" { return nil }
         if FileDiagnosis.isDirectory(path) {
-            return .cannotOpen(path: path, reason: "it is a folder, not a database file. Name the database file itself, e.g. --db \((path as NSString).appendingPathComponent("gazetteer.sqlite")).")
+            return .cannotOpen(path: path, reason: "it is a folder, not a database file. Name the database file itself, e.g. \((path as NSString).appendingPathComponent("gazetteer.sqlite")).")
         }
         let folder = FileDiagnosis.folder(of: path)
         guard let fileSize = FileDiagnosis.size(path) else {
@@ -120,7 +120,7 @@ extension Schema {
                 return .cannotOpen(path: path, reason: "\(folder) is a file, not a folder. Check the path.")
             }
             if mode == .readOnly {
-                return .cannotOpen(path: path, reason: "no such file. Check the path, or create the database with `gazetteer import --db \(path) FILES…`.")
+                return .cannotOpen(path: path, reason: "no such file. Check the path, or create the database by importing data into it.")
             }
             if let why = FileDiagnosis.whyNotWritable(path) { return .readOnly(path: path, reason: why) }
             return nil
