@@ -40,10 +40,13 @@ let package = Package(
         .target(name: "GazetteerImport", dependencies: ["GazetteerCore", "GazetteerSQLite"]),
         .target(name: "GazetteerQuery", dependencies: ["GazetteerCore", "GazetteerSQLite", "GazetteerSupport"]),
         .target(name: "Gazetteer", dependencies: ["GazetteerCore", "GazetteerImport", "GazetteerQuery"]),
+        // AMap's web API (v3) over the library: paths, parameters, response shapes.
+        .target(name: "GazetteerAMap", dependencies: ["Gazetteer"]),
         .executableTarget(
             name: "GazetteerCLI",
             dependencies: [
                 "Gazetteer",
+                "GazetteerAMap",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -57,7 +60,10 @@ let package = Package(
         ),
         .testTarget(
             name: "GazetteerTests",
-            dependencies: ["Gazetteer", "GazetteerCore", "GazetteerSQLite", "GazetteerImport", "GazetteerQuery", "GazetteerSupport"],
+            dependencies: [
+                "Gazetteer", "GazetteerAMap", "GazetteerCore", "GazetteerSQLite", "GazetteerImport", "GazetteerQuery",
+                "GazetteerSupport",
+            ],
             // Fixture data read through #filePath, not bundled resources.
             exclude: ["Fixtures"]
         ),
