@@ -21,6 +21,11 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // `gazetteer serve` only (the GazetteerServer target): HTTP, logging, signals.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
     ],
     targets: [
         .systemLibrary(
@@ -42,12 +47,28 @@ let package = Package(
         .target(name: "Gazetteer", dependencies: ["GazetteerCore", "GazetteerImport", "GazetteerQuery"]),
         // AMap's web API (v3) over the library: paths, parameters, response shapes.
         .target(name: "GazetteerAMap", dependencies: ["Gazetteer"]),
+        // `gazetteer serve`: GazetteerAMap over HTTP (Hummingbird). Its own target so the library
+        // never depends on a web server.
+        .target(
+            name: "GazetteerServer",
+            dependencies: [
+                "Gazetteer",
+                "GazetteerAMap",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "GazetteerCLI",
             dependencies: [
                 "Gazetteer",
                 "GazetteerAMap",
+                "GazetteerServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Benchmarks: `swift run -c release gazetteer-bench --help`. Not part of the tests.
@@ -66,6 +87,14 @@ let package = Package(
             ],
             // Fixture data read through #filePath, not bundled resources.
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "GazetteerServerTests",
+            dependencies: [
+                "Gazetteer", "GazetteerAMap", "GazetteerServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
     ]
 )

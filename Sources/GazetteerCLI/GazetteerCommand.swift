@@ -25,7 +25,7 @@ struct GazetteerCommand: ParsableCommand {
             --location 1,2,3 or --encoding latin1), in --json mode too.
             """,
         version: GazetteerVersion.release,
-        subcommands: [Reverse.self, Nearby.self, Search.self, Geocode.self, District.self, Info.self, Import.self, Check.self]
+        subcommands: [Reverse.self, Nearby.self, Search.self, Geocode.self, District.self, Info.self, Import.self, Check.self, Serve.self]
     )
 
     /// The verbs whose --json answers are AMap shapes, and so whose failures are AMap failures.

@@ -1,0 +1,56 @@
+import GazetteerAMap
+import Hummingbird
+import Logging
+
+/// One log line per request: method, path (never the query, which holds the key), status,
+/// AMap infocode (for `/v3/…` answers) and duration.
+struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        func log(status: Int, infocode: String?) {
+            var metadata: Logger.Metadata = [
+                "method": "\(request.method.rawValue)", "path": "\(request.uri.path)", "status": "\(status)",
+                "duration_ms": "\(Self.milliseconds(ContinuousClock.now - start))",
+            ]
+            if let infocode { metadata["infocode"] = "\(infocode)" }
+            context.logger.info("request", metadata: metadata)
+        }
+        do {
+            var response = try await next(request, context)
+            let infocode = response.headers[AMapResponse.infocodeField]
+            response.headers[AMapResponse.infocodeField] = nil
+            log(status: response.status.code, infocode: infocode)
+            return response
+        } catch {
+            log(status: (error as? any HTTPResponseError)?.status.code ?? 500, infocode: nil)
+            throw error
+        }
+    }
+
+    /// `d` in milliseconds with three decimals ("1.234"), without Foundation's formatting.
+    static func milliseconds(_ d: Duration) -> String {
+        let (s, atto) = d.components
+        let micros = s * 1_000_000 + atto / 1_000_000_000_000
+        let frac = String(micros % 1000)
+        return "\(micros / 1000)." + String(repeating: "0", count: 3 - frac.count) + frac
+    }
+}
+
+/// Keeps internal errors from reaching a client: anything thrown that is not an HTTP error
+/// (a 413 for a large body, a 404) becomes AMap's 20003 UNKNOWN_ERROR (HTTP 200) under `/v3/`,
+/// and a bare 500 elsewhere. The error itself is only logged.
+struct ErrorShieldMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as any HTTPResponseError {
+            throw error
+        } catch {
+            context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            if request.uri.path.hasPrefix("/v3/") {
+                return AMapResponse.make(.failure(.unknownError))
+            }
+            return Response(status: .internalServerError)
+        }
+    }
+}
