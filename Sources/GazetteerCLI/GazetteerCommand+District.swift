@@ -24,7 +24,7 @@ extension GazetteerCommand {
         @Option(help: ArgumentHelp("Levels of children to list, 0 to 3.", valueName: "n"))
         var subdistrict = 1
 
-        @Flag(help: "Include the boundary (GeoJSON in --json mode; its size in text mode).")
+        @Flag(help: "Include the boundary (AMap's polyline text in --json mode, extensions=all; its size in text mode).")
         var polygon = false
 
         func validate() throws {
