@@ -300,7 +300,12 @@ public struct AMapService: Sendable {
             count = 1
         } else {
             count = nodes.count
-            top = nodes.dropFirst((page - 1) * offset).prefix(offset).map { json($0, parent: nil, top: true) }
+            top = try nodes.dropFirst((page - 1) * offset).prefix(offset).map { n in
+                // A town without a centre takes its district's, as the best estimate.
+                var parent: Coordinate?
+                if n.region.center == nil, let p = n.region.parentCode { parent = try repository.districts(p, subdistrict: 0, system: o.system).first?.region.center }
+                return json(n, parent: parent, top: true)
+            }
         }
         if country && page > 1 { top = [] }
         return .object(AMapShape.ok + [("count", .string(String(count))), ("suggestion", AMapShape.emptySuggestion), ("districts", .array(top))])
