@@ -1,5 +1,6 @@
 import ArgumentParser
 import Gazetteer
+import GazetteerAMap
 
 extension GazetteerCommand {
     /// `gazetteer district`: a region with its centre, box and children (行政区域查询).
@@ -23,7 +24,7 @@ extension GazetteerCommand {
         @Option(help: ArgumentHelp("Levels of children to list, 0 to 3.", valueName: "n"))
         var subdistrict = 1
 
-        @Flag(help: "Include the boundary (GeoJSON in --json mode; its size in text mode).")
+        @Flag(help: "Include the boundary (AMap's polyline text in --json mode, extensions=all; its size in text mode).")
         var polygon = false
 
         func validate() throws {
@@ -39,24 +40,14 @@ extension GazetteerCommand {
         func run() throws {
             try query.answer {
                 let repository = try database.openRepository()
+                if query.json {
+                    return try query.amap(repository, "/v3/config/district", [
+                        "keywords": keyword, "subdistrict": String(subdistrict), "extensions": polygon ? "all" : nil, "offset": "200",
+                    ]) { $0.maxOffset = 200 }
+                }
                 // The country is the top and the provinces are its first level.
                 let country = asksForCountry
                 let nodes = try repository.districts(country ? nil : keyword, subdistrict: subdistrict, polygon: polygon, system: query.coordsys)
-                if query.json {
-                    let top: [JSON]
-                    if country {
-                        let country: JSON = .object([
-                            ("citycode", .string("")), ("adcode", .string("100000")), ("name", .string("中华人民共和国")),
-                            ("center", .string(Self.countryCentre(query.coordsys))), ("level", .string("country")),
-                            ("districts", .array(subdistrict > 0 ? nodes.map(Self.json) : [])),
-                        ])
-                        top = [country]
-                    } else {
-                        top = nodes.map(Self.json)
-                    }
-                    return JSON.object([("status", .string("1")), ("info", .string("OK")), ("infocode", .string("10000")),
-                                        ("count", .string(String(top.count))), ("districts", .array(top))]).text
-                }
                 if country {
                     return (["中华人民共和国  100000  country"] + (subdistrict > 0 ? nodes.map { Self.text($0, indent: 1) } : []))
                         .joined(separator: "\n")
@@ -88,24 +79,6 @@ extension GazetteerCommand {
         /// AMap's config/district level words: a town or street is `street`.
         static func levelName(_ level: RegionLevel) -> String {
             level == .town ? "street" : level.name
-        }
-
-        static func json(_ n: DistrictNode) -> JSON {
-            let r = n.region
-            // AMap gives a town its district's adcode; its own 12-digit code is the extra `towncode`.
-            let adcode = r.level == .town ? (AdminCode(r.code)?.countyAdcode.description ?? r.code) : r.code
-            var pairs: [(String, JSON)] = [
-                ("citycode", .string(r.citycode ?? "")), ("adcode", .string(adcode)), ("name", .string(r.name)),
-                ("center", .string(r.center.map { AMapShape.location($0) } ?? "")), ("level", .string(levelName(r.level))),
-            ]
-            if r.level == .town { pairs.append(("towncode", .string(r.code))) }
-            pairs.append(("center_approximate", .bool(r.centerIsApproximate)))
-            if let b = r.boundingBox {
-                pairs.append(("bbox", .array([b.minLongitude, b.minLatitude, b.maxLongitude, b.maxLatitude].map { .number($0) })))
-            }
-            if let g = n.boundaryGeoJSON { pairs.append(("polygon", .raw(g))) }
-            pairs.append(("districts", .array(n.children.map(json))))
-            return .object(pairs)
         }
 
         /// A region and its children, indented; `parents` (province, city, district names) is

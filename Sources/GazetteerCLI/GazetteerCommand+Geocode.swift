@@ -1,5 +1,6 @@
 import ArgumentParser
 import Gazetteer
+import GazetteerAMap
 
 extension GazetteerCommand {
     /// `gazetteer geocode`: a Chinese address to a region or POI and its location (地理编码).
@@ -19,8 +20,10 @@ extension GazetteerCommand {
 
         func run() throws {
             try query.answer {
+                if query.json {
+                    return try query.amap(try database.openRepository(), "/v3/geocode/geo", ["address": address, "city": city])
+                }
                 let result = try database.openRepository().geocode(address, city: city, system: query.coordsys)
-                if query.json { return AMapShape.geo(result).text }
                 guard let g = result else { return "no region or POI found in '\(address)'" }
                 var rows: [(String, String)] = [("address", g.formattedAddress), ("level", g.level)]
                 for (label, region) in [("province", g.province), ("city", g.city), ("district", g.district), ("town", g.town)] {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Gazetteer
+import GazetteerAMap
 
 extension GazetteerCommand {
     /// `gazetteer nearby`: POIs around a point, nearest first (周边搜索).
@@ -38,6 +39,16 @@ extension GazetteerCommand {
 
         func run() throws {
             try query.answer {
+                if query.json {
+                    // Every POI when neither --keywords nor --types is given, as the text output lists.
+                    return try query.amap(try database.openRepository(), "/v3/place/around", [
+                        "location": amapLocation(location), "radius": String(radius), "keywords": keywords, "types": types,
+                        "offset": String(limit), "page": String(page),
+                    ]) {
+                        $0.maxOffset = 100
+                        $0.aroundDefaultTypes = nil
+                    }
+                }
                 var options = NearbyOptions()
                 options.radius = radius
                 options.keywords = keywords
@@ -49,12 +60,6 @@ extension GazetteerCommand {
                 let result = try database.openRepository().nearby(location, options: options)
                 let hits = result.pois
                 let count = result.count ?? hits.count
-                if query.json {
-                    let places = hits.map {
-                        SearchHit(kind: .poi($0.poi), match: .substring, distance: $0.distance, province: $0.province, city: $0.city, district: $0.district)
-                    }
-                    return AMapShape.places(places, count: count, withMatch: false).text
-                }
                 guard !hits.isEmpty else {
                     return count > 0 ? "page \(page) is past the last one: \(count) POIs match within \(Format.distance(radius))"
                         : "no POIs within \(Format.distance(radius))"

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Gazetteer
+import GazetteerAMap
 
 extension GazetteerCommand {
     /// `gazetteer reverse`: the address of a point and the POIs around it (逆地理编码).
@@ -46,9 +47,20 @@ extension GazetteerCommand {
             }
             try query.answer {
                 let repository = try database.openRepository()
+                if query.json {
+                    return try query.amap(repository, "/v3/geocode/regeo", Self.parameters(location!, radius: radius)) {
+                        $0.regeoPOILimit = limit
+                        $0.regeoMaxRadius = 50_000
+                    }
+                }
                 let answer = try repository.reverseGeocode(location!, system: query.coordsys, radius: radius, poiLimit: limit)
-                return query.json ? AMapShape.regeo(answer).text : Self.text(answer, radius: radius)
+                return Self.text(answer, radius: radius)
             }
+        }
+
+        /// The regeo request this verb makes: extensions=all, as it lists POIs.
+        static func parameters(_ location: Coordinate, radius: Double) -> [String: String?] {
+            ["location": amapLocation(location), "radius": String(radius), "extensions": "all"]
         }
 
         static func text(_ r: ReverseGeocode, radius: Double) -> String {
@@ -184,7 +196,7 @@ extension GazetteerCommand {
                 catchUp(to: i)
                 switch result {
                 case .success(let answer):
-                    AMapShape.writeRegeo(answer, into: &out)
+                    AMapShape.writeRegeo(answer, all: true, into: &out)
                     out.append(0x0A)
                 case .failure(let error):
                     fail(i, ErrorAdvice.message(for: error))

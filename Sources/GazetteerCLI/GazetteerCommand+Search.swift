@@ -1,5 +1,6 @@
 import ArgumentParser
 import Gazetteer
+import GazetteerAMap
 
 extension GazetteerCommand {
     /// `gazetteer search`: regions and POIs by name (关键字搜索).
@@ -46,6 +47,12 @@ extension GazetteerCommand {
 
         func run() throws {
             try query.answer {
+                if query.json {
+                    return try query.amap(try database.openRepository(), "/v3/place/text", [
+                        "keywords": text, "city": city, "citylimit": citylimit ? "true" : nil, "location": location.map(amapLocation),
+                        "types": types, "offset": String(limit), "page": String(page),
+                    ]) { $0.maxOffset = 200 }
+                }
                 var options = SearchOptions()
                 options.city = city
                 options.cityLimit = citylimit
@@ -55,7 +62,6 @@ extension GazetteerCommand {
                 options.limit = limit
                 options.page = page
                 let result = try database.openRepository().search(text, options: options)
-                if query.json { return AMapShape.places(result.hits, count: result.count).text }
                 guard !result.hits.isEmpty else {
                     return result.count > 0 ? "page \(page) is past the last one (\(result.count) hit\(result.count == 1 ? "" : "s"))"
                         : "no match for '\(text)'"

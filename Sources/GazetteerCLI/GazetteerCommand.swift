@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Gazetteer
+import GazetteerAMap
 
 /// The `gazetteer` command: offline Chinese address look-up from one SQLite file.
 @main

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import Gazetteer
+import GazetteerAMap
 
 /// `--coordsys` and `--json`, shared by the query verbs (reverse, nearby, search, geocode, district).
 struct QueryOptions: ParsableArguments {
@@ -23,10 +25,39 @@ extension QueryOptions {
     func failingAsJSON(_ body: () throws -> Void) throws {
         do {
             try body()
+        } catch let failure as AMapFailure {
+            print(failure.json)
+            throw ExitCode(1)
         } catch {
             guard json, !(error is ExitCode) else { throw error }
             print(JSON.failure(ErrorAdvice.message(for: error)).text)
             throw ExitCode(1)
         }
     }
+}
+
+/// An AMap error answer of the service in --json mode: printed as it is, exit status 1.
+struct AMapFailure: Error {
+    let json: String
+}
+
+extension QueryOptions {
+    /// The AMap service's answer to `path` with `parameters` (the verb's flags in AMap's names),
+    /// coordinates in --coordsys: what `gazetteer serve` answers for the same request.
+    func amap(
+        _ repository: Repository, _ path: String, _ parameters: [String: String?],
+        _ configure: (inout AMapService.Options) -> Void = { _ in }
+    ) throws -> String {
+        var options = AMapService.Options()
+        options.system = coordsys
+        configure(&options)
+        let answer = AMapService(repository: repository).answer(path: path, parameters: parameters.compactMapValues { $0 }, options: options)
+        guard answer.isSuccess else { throw AMapFailure(json: answer.json) }
+        return answer.json
+    }
+}
+
+/// A coordinate as an AMap `location` parameter, exact to well under a millimetre.
+func amapLocation(_ c: Coordinate) -> String {
+    String(format: "%.9f,%.9f", c.longitude, c.latitude)
 }

@@ -44,3 +44,18 @@ extension Repository {
         return e
     }
 }
+
+extension Repository {
+    /// The regions whose `citycode` (telephone area code, e.g. 0571) is `citycode`, highest
+    /// level first, then by adcode: a city comes before its districts. Empty for an unknown code
+    /// or one that is not 3 or 4 digits.
+    public func regions(citycode: String, system: CoordinateSystem = .gcj02) throws(GazetteerError) -> [Region] {
+        let code = citycode.trimmingCharacters(in: .whitespaces)
+        guard (3...4).contains(code.count), code.allSatisfy({ $0.isASCII && $0.isNumber }) else { return [] }
+        return try read { db in
+            let codes = try db.cachedStatement("SELECT code FROM region WHERE citycode = ? ORDER BY level, code")
+                .rows([.text(code)]) { $0.int64(0) }
+            return try codes.compactMap { try regions.entry($0, db)?.region(system: system) }
+        }
+    }
+}

@@ -719,11 +719,11 @@ enum CLI {
         let districts = try #require(try r.json()["districts"] as? [[String: Any]], "\(r.arguments) → \(r.status)")
         let xihu = try #require(districts.first)
         #expect(xihu["name"] as? String == "西湖区")
-        let polygon = try #require(xihu["polygon"] as? [String: Any], "no polygon")
-        #expect(polygon["type"] as? String == "MultiPolygon")
-        let coordinates = try #require(polygon["coordinates"] as? [[[[Double]]]], "coordinates are not a MultiPolygon's")
-        #expect(!coordinates.isEmpty)
-        let ring = try #require(coordinates.first?.first)
+        // AMap's polyline: "lng,lat;lng,lat" per ring, rings joined by "|" (extensions=all).
+        #expect(xihu["polygon"] == nil, "no GeoJSON: AMap's polyline instead")
+        let polyline = try #require(xihu["polyline"] as? String, "no polyline")
+        let rings = polyline.split(separator: "|").map { $0.split(separator: ";").map { $0.split(separator: ",").compactMap { Double($0) } } }
+        let ring = try #require(rings.first)
         #expect(ring.count >= 4)
         #expect(ring.first == ring.last, "rings are closed")
         #expect(ring.allSatisfy { $0.count == 2 && (119...121).contains($0[0]) && (29...31).contains($0[1]) })

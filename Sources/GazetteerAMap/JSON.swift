@@ -1,6 +1,6 @@
 /// A small JSON value with ordered keys, written by hand: AMap's shapes need a fixed key
 /// order and string-typed numbers, and batch mode writes millions of these.
-indirect enum JSON {
+public indirect enum JSON: Sendable {
     case string(String)
     case number(Double)
     case int(Int)
@@ -11,13 +11,13 @@ indirect enum JSON {
     /// Text that already is JSON (a GeoJSON geometry), written as it is.
     case raw(String)
 
-    var text: String {
+    public var text: String {
         var out = ""
         write(into: &out)
         return out
     }
 
-    func write(into out: inout String) {
+    public func write(into out: inout String) {
         switch self {
         case .string(let s): JSON.escape(s, into: &out)
         case .number(let d): out += d.isFinite ? (d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)) : "null"
@@ -44,7 +44,7 @@ indirect enum JSON {
         }
     }
 
-    static func escape(_ s: String, into out: inout String) {
+    public static func escape(_ s: String, into out: inout String) {
         // Most strings need no escaping: append them whole.
         if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 }) {
             out += "\""
@@ -74,7 +74,7 @@ indirect enum JSON {
 
     /// Writes the same text as `write(into:)`, as UTF-8 bytes: batch mode builds its output
     /// this way, without a `String` per answer.
-    func write(into out: inout [UInt8]) {
+    public func write(into out: inout [UInt8]) {
         switch self {
         case .string(let s): JSON.escape(s, into: &out)
         case .array(let items):
@@ -103,7 +103,7 @@ indirect enum JSON {
     /// `escape(_:into:)` for a byte buffer: the same text, byte for byte. A Swift string is
     /// valid UTF-8, so U+2028 and U+2029 are exactly the byte runs E2 80 A8 and E2 80 A9, and
     /// every other byte of a multi-byte character is at least 0x80 and copied as it is.
-    static func escape(_ s: String, into out: inout [UInt8]) {
+    public static func escape(_ s: String, into out: inout [UInt8]) {
         out.append(0x22)
         let whole: Void? = s.utf8.withContiguousStorageIfAvailable { escape($0, into: &out) }
         if whole == nil { Array(s.utf8).withUnsafeBufferPointer { escape($0, into: &out) } }
@@ -138,7 +138,7 @@ indirect enum JSON {
     }
 
     /// AMap's error answer: status "0" and the reason in `info`.
-    static func failure(_ message: String) -> JSON {
+    public static func failure(_ message: String) -> JSON {
         .object([("status", .string("0")), ("info", .string(message)), ("infocode", .string("20000"))])
     }
 }

@@ -1,0 +1,256 @@
+import Foundation
+import Gazetteer
+
+/// The answers in AMap's web-service shapes, so code written against AMap reads ours.
+///
+/// Conventions: every value is a string (numbers too); a string we cannot fill is `""`;
+/// AMap's empty objects keep their shape (`{"name":[],"type":[]}`, `[[]]`); our own extras go
+/// under names AMap does not use (`township_approximate`, `towncode9`, `match_class` …).
+public enum AMapShape {
+    public static func location(_ c: Coordinate) -> String {
+        String(format: "%.6f,%.6f", c.longitude, c.latitude)
+    }
+
+    public static func distance(_ metres: Double) -> String { String(format: "%.0f", metres) }
+
+    /// AMap's 8-way direction words for the bearing from `from` to `to`; "Center" when they coincide.
+    public static func direction(from: Coordinate, to: Coordinate) -> String {
+        let dLat = to.latitude - from.latitude
+        let dLng = (to.longitude - from.longitude) * cos(from.latitude * .pi / 180)
+        if abs(dLat) < 1e-9 && abs(dLng) < 1e-9 { return "Center" }
+        // Degrees clockwise from north.
+        var bearing = atan2(dLng, dLat) * 180 / .pi
+        if bearing < 0 { bearing += 360 }
+        let words = ["北", "东北", "东", "东南", "南", "西南", "西", "西北"]
+        return words[Int((bearing + 22.5) / 45) % 8]
+    }
+
+    static let ok: [(String, JSON)] = [("status", .string("1")), ("info", .string("OK")), ("infocode", .string("10000"))]
+    static let emptyNamed: JSON = .object([("name", .array([])), ("type", .array([]))])
+    static let emptySuggestion: JSON = .object([("keywords", .array([])), ("cities", .array([]))])
+
+    /// The four municipalities (北京, 天津, 上海, 重庆), stored as provinces.
+    static func isMunicipality(_ code: String) -> Bool {
+        ["110000", "120000", "310000", "500000"].contains(code)
+    }
+
+    // MARK: regeo
+
+    /// Writes one `regeocode` object of `/v3/geocode/regeo` as UTF-8: the service and
+    /// `reverse --batch` both write it this way, so their bytes are the same. `all` adds
+    /// `roads`, `roadinters`, `pois` and `aois` (AMap's extensions=all).
+    public static func writeRegeocode(_ r: ReverseGeocode, all: Bool, into out: inout [UInt8]) {
+        func literal(_ s: StaticString) { s.withUTF8Buffer { out.append(contentsOf: $0) } }
+        func string(_ s: String) { JSON.escape(s, into: &out) }
+        let a = r.address
+        literal(#"{"formatted_address":"#)
+        string(r.formattedAddress)
+        literal(#","addressComponent":{"country":"#)
+        string(a.country)
+        literal(#","province":"#)
+        string(a.province?.name ?? "")
+        literal(#","city":"#)
+        string(a.city?.name ?? "")
+        literal(#","citycode":"#)
+        string(a.citycode ?? "")
+        literal(#","district":"#)
+        string(a.district?.name ?? "")
+        literal(#","adcode":"#)
+        string(a.adcode ?? "")
+        literal(#","township":"#)
+        string(a.town?.name ?? "")
+        literal(#","towncode":"#)
+        string(a.town?.code ?? "")
+        literal(#","neighborhood":{"name":[],"type":[]},"building":{"name":[],"type":[]},"streetNumber":{"street":"","number":"","location":"#)
+        string(location(r.location))
+        literal(#","direction":"","distance":""},"businessAreas":[[]],"towncode9":"#)
+        string(a.townCode9 ?? "")
+        literal(a.townIsApproximate ? #","township_approximate":true}"# : #","township_approximate":false}"#)
+        if all {
+            literal(#","roads":[],"roadinters":[],"pois":["#)
+            for (i, p) in r.pois.enumerated() {
+                if i > 0 { out.append(0x2C) }
+                regeoPOI(p, from: r.location).write(into: &out)
+            }
+            literal(#"],"aois":[]"#)
+        }
+        literal("}")
+    }
+
+    /// One of regeo's `pois`: AMap's keys in its order, then our `typecode` and `adcode`.
+    static func regeoPOI(_ p: POIDistance, from: Coordinate) -> JSON {
+        let poi = p.poi
+        return .object([
+            ("id", .string(poi.id)), ("name", .string(poi.name)), ("type", .string(poi.type ?? "")),
+            ("tel", .string(poi.phone ?? "")), ("direction", .string(direction(from: from, to: poi.location))),
+            ("distance", .string(distance(p.distance))), ("location", .string(location(poi.location))),
+            ("address", .string(poi.address ?? "")), ("poiweight", .string("")), ("businessarea", .string("")),
+            ("typecode", .string(poi.typecode ?? "")), ("adcode", .string(poi.adcode ?? "")),
+        ])
+    }
+
+    /// `{"status":"1","info":"OK","infocode":"10000","regeocode":{…}}` for one point, written
+    /// as the service answers it.
+    public static func writeRegeo(_ r: ReverseGeocode, all: Bool, into out: inout [UInt8]) {
+        StaticString(#"{"status":"1","info":"OK","infocode":"10000","regeocode":"#).withUTF8Buffer { out.append(contentsOf: $0) }
+        writeRegeocode(r, all: all, into: &out)
+        out.append(0x7D)
+    }
+
+    // MARK: place/text, place/around
+
+    /// AMap's category for a region hit (地名地址信息), by level; the four municipalities are
+    /// 直辖市级地名.
+    public static func regionType(_ region: Region) -> (type: String, code: String) {
+        switch region.level {
+        case .province where isMunicipality(region.code): ("地名地址信息;普通地名;直辖市级地名", "190103")
+        case .province: ("地名地址信息;普通地名;省级地名", "190102")
+        case .city: ("地名地址信息;普通地名;地市级地名", "190104")
+        case .district: ("地名地址信息;普通地名;区县级地名", "190105")
+        case .town: ("地名地址信息;普通地名;乡镇级地名", "190106")
+        }
+    }
+
+    /// The best location for a region: its centre, else the middle of its box, else that of
+    /// the nearest region above it that has one; `approximate` unless it is a surveyed centre.
+    static func estimate(_ r: Region, above: [Region?]) -> (location: Coordinate?, approximate: Bool) {
+        if let c = r.center { return (c, r.centerIsApproximate) }
+        if let b = r.boundingBox {
+            return (Coordinate(longitude: (b.minLongitude + b.maxLongitude) / 2, latitude: (b.minLatitude + b.maxLatitude) / 2), true)
+        }
+        for case let p? in above.reversed() {
+            if let c = p.center { return (c, true) }
+        }
+        return (nil, true)
+    }
+
+    /// A place/text or place/around entry for a region or a POI hit: AMap's POI fields, then
+    /// our `level`, `towncode`, `match_class` and `location_approximate`.
+    static func place(_ hit: SearchHit, all: Bool) -> JSON {
+        var id = "", name = hit.name, type = "", typecode = "", address = "", tel = "", adcode = ""
+        var towncode = "", loc = "", approximate = false
+        var pname = hit.province?.name ?? "", cityname = hit.city?.name ?? "", adname = hit.district?.name ?? ""
+        var pcode = hit.province?.code ?? "", citycode = hit.city?.citycode ?? hit.district?.citycode ?? ""
+        switch hit.kind {
+        case .poi(let p):
+            id = p.id; type = p.type ?? ""; typecode = p.typecode ?? ""; address = p.address ?? ""
+            tel = p.phone ?? ""; adcode = p.adcode ?? ""; towncode = p.townCode12 ?? ""; loc = location(p.location)
+        case .region(let r):
+            let t = regionType(r)
+            id = r.code; type = t.type; typecode = t.code
+            adcode = r.level == .town ? (AdminCode(r.code)?.countyAdcode.description ?? r.code) : r.code
+            if r.level == .town { towncode = r.code }
+            let e = estimate(r, above: [hit.province, hit.city, hit.district])
+            loc = e.location.map(location) ?? ""
+            approximate = e.approximate
+            // A region hit fills its own level (a district's adname is its name).
+            switch r.level {
+            case .province: pname = r.name; pcode = r.code
+            case .city: cityname = r.name
+            case .district: adname = r.name
+            case .town: break
+            }
+            if citycode.isEmpty { citycode = r.citycode ?? "" }
+            address = adname
+            name = r.name
+        }
+        if cityname.isEmpty, let p = hit.province, isMunicipality(p.code) { cityname = p.name }
+        let matchClass = ["exact", "prefix", "substring"][hit.match.rawValue]
+        var pairs: [(String, JSON)] = [
+            ("id", .string(id)), ("parent", .string("")), ("childtype", .string("")), ("name", .string(name)),
+            ("type", .string(type)), ("typecode", .string(typecode)), ("biz_type", .string("")),
+            ("address", .string(address)), ("location", .string(loc)), ("tel", .string(tel)),
+            ("distance", .string(hit.distance.map(distance) ?? "")),
+            ("pcode", .string(pcode)), ("pname", .string(pname)), ("citycode", .string(citycode)),
+            ("cityname", .string(cityname)), ("adcode", .string(adcode)), ("adname", .string(adname)),
+            ("importance", .string("")), ("shopid", .string("")), ("shopinfo", .string("0")), ("poiweight", .string("")),
+            ("gridcode", .string("")), ("navi_poiid", .string("")), ("entr_location", .string("")),
+            ("business_area", .string("")), ("exit_location", .string("")), ("match", .string("0")),
+            ("recommend", .string("0")), ("timestamp", .string("")), ("alias", .string("")),
+            ("indoor_map", .string("0")),
+            ("indoor_data", .object([("cpid", .string("")), ("floor", .string("")), ("truefloor", .string("")), ("cmsid", .string(""))])),
+            ("groupbuy_num", .string("0")), ("discount_num", .string("0")),
+            ("biz_ext", .object([("rating", .string("")), ("cost", .string(""))])),
+            ("event", .string("")), ("children", .array([])), ("photos", .array([])),
+        ]
+        if all {
+            pairs += [("tag", .string("")), ("postcode", .string("")), ("website", .string("")), ("email", .string(""))]
+        }
+        pairs += [
+            ("level", .string(hit.levelName)), ("towncode", .string(towncode)), ("match_class", .string(matchClass)),
+            ("location_approximate", .bool(approximate)),
+        ]
+        return .object(pairs)
+    }
+
+    /// The same entry for a POI found by place/around.
+    static func place(_ p: POIDistance, all: Bool) -> JSON {
+        place(SearchHit(kind: .poi(p.poi), match: .exact, distance: p.distance, province: p.province, city: p.city, district: p.district), all: all)
+    }
+
+    /// place/text and place/around: `{"status","info","infocode","count","suggestion","pois"}`.
+    static func places(_ pois: [JSON], count: Int) -> JSON {
+        .object(ok + [("count", .string(String(count))), ("suggestion", emptySuggestion), ("pois", .array(pois))])
+    }
+
+    // MARK: geocode/geo
+
+    /// One of geo's `geocodes`; nil gives the slot of an address that did not resolve.
+    static func geocode(_ g: Geocode?) -> JSON {
+        guard let g else {
+            return .object([
+                ("formatted_address", .string("")), ("country", .string("")), ("province", .string("")), ("citycode", .string("")),
+                ("city", .string("")), ("district", .string("")), ("township", .string("")), ("neighborhood", emptyNamed),
+                ("building", emptyNamed), ("adcode", .string("")), ("street", .string("")), ("number", .string("")),
+                ("location", .string("")), ("level", .string("")),
+            ])
+        }
+        var city = g.city?.name ?? ""
+        if city.isEmpty, let p = g.province, isMunicipality(p.code) { city = p.name }
+        var loc = g.location, approximate = g.locationIsApproximate
+        if loc == nil {
+            for case let r? in [g.town, g.district, g.city, g.province] {
+                let e = estimate(r, above: [])
+                if let l = e.location { loc = l; approximate = true; break }
+            }
+        }
+        return .object([
+            ("formatted_address", .string(g.formattedAddress)), ("country", .string("中国")),
+            ("province", .string(g.province?.name ?? "")),
+            ("citycode", .string(g.city?.citycode ?? g.district?.citycode ?? g.province?.citycode ?? "")),
+            ("city", .string(city)), ("district", .string(g.district?.name ?? "")), ("township", .string(g.town?.name ?? "")),
+            ("neighborhood", emptyNamed), ("building", emptyNamed), ("adcode", .string(g.adcode ?? "")),
+            ("street", .string("")), ("number", .string("")), ("location", .string(loc.map(location) ?? "")),
+            ("level", .string(g.level)),
+            ("towncode", .string(g.town?.code ?? "")), ("towncode9", .string(g.townCode9 ?? "")),
+            ("location_approximate", .bool(approximate)), ("poi", .string(g.poi?.name ?? "")), ("unmatched", .string(g.unmatched)),
+        ])
+    }
+
+    // MARK: config/district
+
+    /// AMap's config/district level words: a town or street is `street`.
+    public static func districtLevel(_ level: RegionLevel) -> String {
+        level == .town ? "street" : level.name
+    }
+
+    /// A GeoJSON Polygon or MultiPolygon geometry as AMap's `polyline`: `lng,lat;lng,lat`
+    /// per ring, rings joined by `|`. Empty if it cannot be read.
+    static func polyline(geoJSON: String) -> String {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(geoJSON.utf8)) as? [String: Any],
+              let coordinates = object["coordinates"] as? [Any] else { return "" }
+        var rings: [[Any]] = []
+        func collect(_ value: [Any]) {
+            // A ring is a list of positions; a position is a list of numbers.
+            if let first = value.first as? [Any], first.first is NSNumber { rings.append(value); return }
+            for v in value { if let a = v as? [Any] { collect(a) } }
+        }
+        collect(coordinates)
+        return rings.map { ring in
+            ring.compactMap { p -> String? in
+                guard let p = p as? [Any], p.count >= 2, let x = p[0] as? NSNumber, let y = p[1] as? NSNumber else { return nil }
+                return location(Coordinate(longitude: x.doubleValue, latitude: y.doubleValue))
+            }.joined(separator: ";")
+        }.joined(separator: "|")
+    }
+}
