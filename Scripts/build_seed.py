@@ -39,6 +39,7 @@ import io
 import json
 import math
 import os
+import shutil
 import sys
 import time
 import unicodedata
@@ -937,6 +938,8 @@ def main():
                   "center_approx", "min_lng", "min_lat", "max_lng", "max_lat"]
     sizes = {}
     sizes["regions.csv"] = write_csv(os.path.join(args.out, "regions.csv"), reg_header, reg_rows)
+    # The citycode column derives from JioNLP (Apache-2.0, whose §4(a) asks for the licence text).
+    shutil.copyfile(os.path.join(D, "codes/LICENSE.jionlp"), os.path.join(args.out, "LICENSE.jionlp"))
 
     # ---- write boundaries
     bnd = defaultdict(list)
@@ -1080,8 +1083,7 @@ def main():
       "https://www.openstreetmap.org/copyright .\n")
     A("**JioNLP:** the `citycode` column of `regions.csv` is derived from two tables of JioNLP 1.5.31 "
       "(© dongrixinyu and JioNLP contributors, https://github.com/dongrixinyu/JioNLP), licensed under the Apache "
-      "License 2.0 (https://www.apache.org/licenses/LICENSE-2.0; the text is `codes/LICENSE.jionlp` of the source "
-      "data). Changes: the tables were joined to the 2026 region codes by name, as described under "
+      "License 2.0 (https://www.apache.org/licenses/LICENSE-2.0; its text ships as `seed/LICENSE.jionlp`). Changes: the tables were joined to the 2026 region codes by name, as described under "
       "[citycode](#citycode-telephone-area-code).\n")
     A("`poi/universities_baidu_bd09.csv` (no licence stated) is **not** included in the seed; it is for tests only. "
       "Nor is anything of `codes/amap_adcode_citycode_TEST_ONLY.csv` (AMap's own citycodes, no licence): "
