@@ -14,6 +14,10 @@ Inputs (read-only, see seed/SOURCES.md for licences):
   geonames/cn_cities1000_wgs84.csv            populated places (GeoNames, CC BY 4.0)
   poi/campuses_gcj02.csv                      campuses (cn-university-geocoder, MPL-2.0)
   poi/hangzhou_osm_amenity_named_wgs84.csv    OSM amenities (ODbL 1.0)
+  codes/jionlp_city_areacode_postcode.tsv     area code per city -> citycode (JioNLP, Apache-2.0)
+  codes/jionlp_landline_area_codes.txt        area code -> city, where the first has none (same)
+  (codes/amap_adcode_citycode_TEST_ONLY.csv is never read here: Scripts/citycode_agreement.py
+  compares the seed with it.)
 
 Outputs (all coordinates GCJ-02, lng first):
   seed/regions.csv, seed/boundaries.csv (or boundaries_{province,city,district}.csv
@@ -35,6 +39,7 @@ import io
 import json
 import math
 import os
+import shutil
 import sys
 import time
 import unicodedata
@@ -370,6 +375,238 @@ def build_tree(rows):
 LEVEL_RANK = {"province": 0, "city": 1, "district": 2, "town": 3}
 
 
+# ---------------------------------------------------------------- citycode (telephone area code)
+# AMap's `citycode` is the telephone area code (区号). The open jionlp tables give it per city
+# by short name; they are joined to the region tree by name within the province. AMap's own
+# table (codes/amap_adcode_citycode_TEST_ONLY.csv, no licence) is never read here: it is test
+# truth for Scripts/citycode_agreement.py only.
+AREACODE_TSV = "codes/jionlp_city_areacode_postcode.tsv"
+LANDLINE_TXT = "codes/jionlp_landline_area_codes.txt"
+
+
+def is_municipality(r):
+    return r["level"] == "province" and r["name"].endswith(MUNICIPALITY_SUFFIX)
+
+
+def citycode_units(regions):
+    """Regions that carry their own area code: the municipalities' province rows, cities, and
+    county-level units directly under an ordinary province (仙桃, 济源, Hainan's counties, 兵团 cities)."""
+    units = []
+    for c, r in regions.items():
+        if is_municipality(r) or r["level"] == "city":
+            units.append(c)
+        elif r["level"] == "district" and r["parent"] and regions[r["parent"]]["level"] == "province" \
+                and not is_municipality(regions[r["parent"]]):
+            units.append(c)
+    return sorted(units)
+
+
+def read_area_code_tables(D):
+    """[(source, line number, province short name, city short name, code)] of both jionlp tables."""
+    rows = []
+    with open(os.path.join(D, AREACODE_TSV), encoding="utf-8-sig") as fh:
+        for n, line in enumerate(fh, 1):
+            line = line.rstrip("\r\n")
+            if not line.strip():
+                continue
+            place, code, _post = line.split("\t")
+            prov, city = place.split(" ", 1)
+            rows.append(("tsv", n, prov.strip(), city.strip(), code.strip()))
+    with open(os.path.join(D, LANDLINE_TXT), encoding="utf-8-sig") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            code, place = line.split(None, 1)
+            prov, cities = place.strip().split("/", 1)
+            # one code may serve several cities: "0xxx 省/市1,市2" (also accept 、 and /)
+            for city in cities.replace("、", ",").replace("/", ",").split(","):
+                if city.strip():
+                    rows.append(("landline", n, prov.strip(), city.strip(), code.strip()))
+    for src_, n, prov, city, code in rows:
+        assert code.isdigit() and 3 <= len(code) <= 4, (src_, n, code)
+    return rows
+
+
+def assign_citycodes(regions, D):
+    """Return (citycode by region code, report). See SOURCES.md's citycode section for the rules."""
+    units = citycode_units(regions)
+    unit_set = set(units)
+    prov_by_short = {r["short_name"]: c for c, r in regions.items() if r["level"] == "province"}
+
+    def bare(s):  # 吉林市 (AreaCity's short name of the city, kept apart from the province) -> 吉林
+        return s[:-1] if s.endswith("市") and len(s) > 2 else s
+
+    def join(prov, city):
+        """(region code, how) or (None, why) for one table row."""
+        pc = prov_by_short.get(prov)
+        if pc is None:
+            return None, f"no province named {prov}"
+        in_prov = [c for c in units if c[:2] == pc[:2]]
+        # 1. short name (自治州/地区/盟/市 dropped: AreaCity's short_name), 2. full name,
+        # 3. a prefix of the full name (海南藏族 → 海南藏族自治州, 克孜勒苏柯尔克孜 → …自治州)
+        for how, ok in (("short name", lambda r: bare(r["short_name"]) == city),
+                        ("full name", lambda r: r["name"] == city or bare(r["name"]) == city),
+                        ("prefix of the full name", lambda r: r["name"].startswith(city))):
+            hits = [c for c in in_prov if ok(regions[c])]
+            if len(hits) == 1:
+                return hits[0], how
+            if len(hits) > 1:
+                return None, "ambiguous: " + ", ".join(f"{regions[c]['name']} {c}" for c in hits)
+        # a county-level unit inside a city or municipality (梅河口, 万州, 巢湖 since 2011, 莱芜 since 2019)
+        lower = [c for c, r in regions.items() if c[:2] == pc[:2] and r["level"] == "district"
+                 and c not in unit_set and (bare(r["short_name"]) == city or r["name"] == city)]
+        if len(lower) == 1:
+            return None, "county-level:" + lower[0]
+        return None, "no city of that name in the 2026 tree"
+
+    rows = read_area_code_tables(D)
+    by_unit = defaultdict(lambda: {"tsv": [], "landline": []})
+    unjoined_rows = []   # (source, line, prov, city, code, why)
+    for src_, n, prov, city, code in rows:
+        c, how = join(prov, city)
+        if c is None:
+            unjoined_rows.append((src_, n, prov, city, code, how))
+        else:
+            by_unit[c][src_].append((code, n, how))
+
+    own = {}          # unit -> code
+    own_src = {}      # unit -> "tsv" / "landline"
+    conflicts = []    # (unit, note)
+    for c in units:
+        t = sorted({x[0] for x in by_unit[c]["tsv"]})
+        l = sorted({x[0] for x in by_unit[c]["landline"]})
+        if len(t) == 1:
+            own[c], own_src[c] = t[0], "tsv"
+            if l and l != t:
+                conflicts.append((c, f"the landline table says {'/'.join(l)}; the city table's {t[0]} is used"))
+        elif len(t) > 1:
+            conflicts.append((c, f"the city table gives several codes ({'/'.join(t)}): none used"))
+        elif len(l) == 1:
+            own[c], own_src[c] = l[0], "landline"
+        elif len(l) > 1:
+            conflicts.append((c, f"the landline table gives several codes ({'/'.join(l)}) and the city table none: none used"))
+
+    # inheritance: a region takes the code of its nearest citycode unit (itself included);
+    # ordinary provinces and what lies under them without a unit (Hong Kong, Macau) get none
+    citycode = {}
+    for c, r in regions.items():
+        u = c
+        while u and u not in unit_set:
+            u = regions[u]["parent"]
+        if u and u in own:
+            citycode[c] = own[u]
+
+    unjoined_units = []   # (code, name, why)
+    conflict_of = dict(conflicts)
+    for c in units:
+        if c in own:
+            continue
+        r = regions[c]
+        if c in conflict_of:
+            why = conflict_of[c]
+        elif c[:2] == "71":
+            why = "Taiwan: not in the tables"
+        elif r["level"] == "district":
+            why = "county-level unit directly under the province: no row of its own in the tables"
+        else:
+            why = "no row in the tables"
+        unjoined_units.append((c, r["name"], why))
+    report = {
+        "units": units, "own": own, "own_src": own_src, "rows": rows,
+        "unjoined_rows": unjoined_rows, "unjoined_units": unjoined_units,
+        "conflicts": [(c, n) for c, n in conflicts if c in own],
+        "join_how": Counter(how for d in by_unit.values() for lst in d.values() for _, _, how in lst),
+    }
+    return citycode, report
+
+
+
+# Measured by `python3 Scripts/citycode_agreement.py --data ../shared/data --seed seed` against
+# AMap's table (test truth, never read by this script); rerun it and update these lines when the
+# citycodes change (the agreement script says whether SOURCES.md still matches).
+CITYCODE_AGREEMENT = [
+    "city level: cities: 308 of 333 compared adcodes agree (92.5 %), 25 differ (2 of them empty here)",
+    "city level: county-level units directly under a province: 2 of 29 compared adcodes agree (6.9 %), "
+    "27 differ (25 of them empty here)",
+    "district level: districts and counties: 2600 of 2750 compared adcodes agree (94.5 %), 150 differ; "
+    "150 of the differences repeat their city's",
+]
+
+
+def citycode_section(A, regions, citycode, rep):
+    units, own = rep["units"], rep["own"]
+    A("## `citycode` (telephone area code)\n")
+    A("`citycode` is the telephone area code (区号), as in AMap's answers. It comes from the two JioNLP tables "
+      f"(`{AREACODE_TSV}`: `省 市<TAB>区号<TAB>邮编`; `{LANDLINE_TXT}`: `区号 省/市`), joined to the 2026 tree by "
+      "name within the province:\n")
+    A("- **Units with a code of their own:** the four municipalities' province rows (北京 010, 天津 022, 上海 021, "
+      "重庆 023), every city (incl. 自治州, 地区, 盟), and the county-level units directly under a province "
+      "(仙桃, 潜江, 天门, 神农架, 济源, Hainan's counties, the 兵团 cities).")
+    A("- **Join:** the province by its short name, then the unit among that province's units by AreaCity's short "
+      "name (自治州/地区/盟/市 dropped; 吉林市 → 吉林), else by full name, else as the unique unit whose full name "
+      "starts with the table's name (海南藏族 → 海南藏族自治州). Several candidates → not joined.")
+    A("- **Which table:** the city table first; the landline table only for a unit the city table has no row for, "
+      "and only when it gives one code.")
+    A("- **Inheritance:** districts, counties and towns take the code of the unit above them (their city, "
+      "municipality or county directly under the province). Ordinary provinces have none (as in AMap), nor do "
+      "Hong Kong, Macau and Taiwan (not in the tables).\n")
+    src_count = Counter(rep["own_src"].values())
+    kinds = (("municipality (province row)", lambda r: r["level"] == "province"),
+             ("city", lambda r: r["level"] == "city"),
+             ("county-level unit directly under a province", lambda r: r["level"] == "district"))
+    A("| unit | units | joined | not joined |\n|---|---|---|---|")
+    for label, f in kinds:
+        us = [c for c in units if f(regions[c])]
+        j = sum(1 for c in us if c in own)
+        A(f"| {label} | {len(us)} | {j} | {len(us) - j} |")
+    A(f"| total | {len(units)} | {len(own)} | {len(units) - len(own)} |\n")
+    A(f"Codes from the city table: {src_count['tsv']}; from the landline table: {src_count['landline']}. "
+      "Table rows joined by: " + ", ".join(f"{k}: {v}" for k, v in sorted(rep["join_how"].items())) + ".\n")
+    lvl_total = Counter(r["level"] for r in regions.values())
+    lvl_with = Counter(regions[c]["level"] for c in citycode)
+    A("| level | rows | with citycode | without |\n|---|---|---|---|")
+    for lvl in ("province", "city", "district", "town"):
+        A(f"| {lvl} | {lvl_total[lvl]:,} | {lvl_with[lvl]:,} | {lvl_total[lvl] - lvl_with[lvl]:,} |")
+    A("")
+    A(f"### Units without a citycode ({len(rep['unjoined_units'])})\n")
+    A("Their districts and towns have none either.\n")
+    A("| name | adcode | why |\n|---|---|---|")
+    for c, n, why in rep["unjoined_units"]:
+        A(f"| {n} | {c} | {why} |")
+    A("")
+    A(f"### Table rows not used ({len(rep['unjoined_rows'])})\n")
+    A("| table, line | row | why |\n|---|---|---|")
+    for src_, ln, prov, city, code, why in rep["unjoined_rows"]:
+        if why.startswith("county-level:"):
+            d = why.split(":", 1)[1]
+            par = regions[d]["parent"]
+            inh = citycode.get(d, "")
+            why = (f"a county-level unit ({regions[d]['name']} {d}) of {regions[par]['name']}, not a city; it inherits "
+                   f"{inh or 'nothing'}" + (" (same code)" if inh == code else ""))
+        table = AREACODE_TSV if src_ == "tsv" else LANDLINE_TXT
+        A(f"| `{os.path.basename(table)}`:{ln} | {prov} {city} {code} | {why} |")
+    A("")
+    A(f"### Where the two tables disagree ({len(rep['conflicts'])})\n")
+    A("| name | adcode | code used | note |\n|---|---|---|---|")
+    for c, note in rep["conflicts"]:
+        A(f"| {regions[c]['name']} | {c} | {own[c]} | {note} |")
+    A("")
+    A("### Difference from AMap\n")
+    A("These are real area codes. AMap's `citycode` is the area code too, except that it invents four-digit codes "
+      "where several units share one area code (延边 1433, 济源 1391, 潜江 2728, Hainan's counties 18xx/08xx, the 兵团 "
+      "cities 19xx …) and keeps some codes retired by mergers (抚顺 0413, 本溪 0414, 铁岭 0410, 开封 0378 …). Agreement "
+      "with AMap's own table (`codes/amap_adcode_citycode_TEST_ONLY.csv`, about 2019–2020, test truth only, never "
+      "shipped), compared by adcode:\n")
+    A("```sh\npython3 Scripts/citycode_agreement.py --data ../shared/data --seed seed\n```\n")
+    for line in CITYCODE_AGREEMENT:
+        A(f"- {line}")
+    A("")
+    A("The script lists every difference. Apart from the units the tables lack (empty here), they are AMap's "
+      "invented or retired codes, and cities whose area code was merged into a neighbour's (株洲/湘潭 0731, "
+      "眉山/资阳 028, 咸阳 029, 遵义/安顺 0851, 三亚 0898), where AMap keeps the old one. Compared adcodes are those "
+      "in both; Taiwan's and the codes created after about 2020 are not in AMap's table.\n")
+
+
 # ---------------------------------------------------------------- main
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -391,6 +628,9 @@ def main():
         if r["parent"]:
             kids[r["parent"]].append(c)
     log("regions", Counter(r["level"] for r in regions.values()), "fillers dropped", len(dropped))
+    citycode, cc_report = assign_citycodes(regions, D)
+    log("citycode", len(cc_report["own"]), "of", len(cc_report["units"]), "units joined;",
+        len(citycode), "regions with a citycode")
 
     # ---- polygons
     src = {lvl: load_geojson(os.path.join(D, f"boundaries/cn_{lvl}_gcj02.geojson.gz"))
@@ -690,7 +930,7 @@ def main():
         ce = center.get(c)
         bb = simp[c].bounds if c in simp else None
         reg_rows.append([
-            c, r["parent"], r["level"], r["name"], r["short_name"], r["pinyin"], "",
+            c, r["parent"], r["level"], r["name"], r["short_name"], r["pinyin"], citycode.get(c, ""),
             f6(ce[0]) if ce else "", f6(ce[1]) if ce else "", str(ce[2]) if ce else "",
             f5(bb[0]) if bb else "", f5(bb[1]) if bb else "", f5(bb[2]) if bb else "", f5(bb[3]) if bb else "",
         ])
@@ -698,6 +938,8 @@ def main():
                   "center_approx", "min_lng", "min_lat", "max_lng", "max_lat"]
     sizes = {}
     sizes["regions.csv"] = write_csv(os.path.join(args.out, "regions.csv"), reg_header, reg_rows)
+    # The citycode column derives from JioNLP (Apache-2.0, whose §4(a) asks for the licence text).
+    shutil.copyfile(os.path.join(D, "codes/LICENSE.jionlp"), os.path.join(args.out, "LICENSE.jionlp"))
 
     # ---- write boundaries
     bnd = defaultdict(list)
@@ -833,11 +1075,19 @@ def main():
     A("| `geonames/cn_cities1000_wgs84.csv` | populated places (approximate town centres) | GeoNames cities1000 | WGS-84 → GCJ-02 | CC BY 4.0, © GeoNames (geonames.org) |")
     A("| `poi/campuses_gcj02.csv` | 3,400 university campuses | cn-university-geocoder | GCJ-02 | MPL-2.0 (cn-university-geocoder) |")
     A("| `poi/hangzhou_osm_amenity_named_wgs84.csv` | named OSM amenities around Hangzhou | OpenStreetMap extract | WGS-84 → GCJ-02 | ODbL 1.0, © OpenStreetMap contributors |")
+    A(f"| `{AREACODE_TSV}` | telephone area code per city (`citycode`) | jionlp 1.5.31, `dictionary/phone_location.zip` (city lines), about 2020 | none | Apache-2.0, © dongrixinyu (JioNLP, https://github.com/dongrixinyu/JioNLP) |")
+    A(f"| `{LANDLINE_TXT}` | area code → city (`citycode` where the city table has no row) | jionlp 1.5.31 | none | Apache-2.0, © dongrixinyu (JioNLP) |")
     A("")
     A("**OpenStreetMap:** the `osm:*` rows of `pois.csv` are a database derived from OpenStreetMap data and "
       "are made available under the Open Database License (ODbL) 1.0. © OpenStreetMap contributors, "
       "https://www.openstreetmap.org/copyright .\n")
-    A("`poi/universities_baidu_bd09.csv` (no licence stated) is **not** included in the seed; it is for tests only.\n")
+    A("**JioNLP:** the `citycode` column of `regions.csv` is derived from two tables of JioNLP 1.5.31 "
+      "(© dongrixinyu and JioNLP contributors, https://github.com/dongrixinyu/JioNLP), licensed under the Apache "
+      "License 2.0 (https://www.apache.org/licenses/LICENSE-2.0; its text ships as `seed/LICENSE.jionlp`). Changes: the tables were joined to the 2026 region codes by name, as described under "
+      "[citycode](#citycode-telephone-area-code).\n")
+    A("`poi/universities_baidu_bd09.csv` (no licence stated) is **not** included in the seed; it is for tests only. "
+      "Nor is anything of `codes/amap_adcode_citycode_TEST_ONLY.csv` (AMap's own citycodes, no licence): "
+      "`Scripts/citycode_agreement.py` only compares the seed with it.\n")
     A("## Coordinate conversion\n")
     A("WGS-84 inputs (GeoNames, OSM) are converted to GCJ-02 with the standard public formula "
       "(Krasovsky ellipsoid a = 6378245.0, ee = 0.00669342162296594323); points outside China's "
@@ -856,7 +1106,7 @@ def main():
       "(codes 8101xx000000/8201xx000000) directly under the province; they are kept as towns and carry the "
       "district polygons as town boundaries. Taiwan keeps its cities and districts (no towns). "
       f"{len(dropped)} filler/invalid AreaCity rows were removed (incl. `91 国外`). "
-      "`citycode` is empty (no source).\n")
+      "`citycode` is the telephone area code (see [citycode](#citycode-telephone-area-code)).\n")
     A("Codes: province/city/district = 6-digit adcode (first 6 digits of the statistics code); town = 12-digit statistics code.\n")
     A("Centres: for provinces, cities and districts the cpca centre is used when it lies inside the region's "
       "(full-resolution) polygon, else the polygon's representative point (`center_approx=0`). Without polygon the "
@@ -877,6 +1127,7 @@ def main():
       + ", ".join(f"{k}: {v}" for k, v in sorted(gstats.items())) + ". "
       f"Plus {sum(1 for t in town_center if t in full)} Hong Kong/Macau districts (town level) with a polygon centre.\n")
     A("Bounding boxes are the bounds of the simplified boundary written to the boundaries file; empty when the region has no boundary.\n")
+    citycode_section(A, regions, citycode, cc_report)
     A("## Boundaries\n")
     A(f"Simplification: Douglas–Peucker (`shapely simplify(tol, preserve_topology=True)`) with tol = "
       f"**{SIMPLIFY_TOL_M:g} m**, applied in metres (each polygon is projected to a local equirectangular plane: "

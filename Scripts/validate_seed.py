@@ -49,7 +49,21 @@ def main(seed):
             errors.append("partial bbox " + r["code"])
         if r["pinyin"] != r["pinyin"].lower():
             errors.append("pinyin case " + r["code"])
+    # citycode: an area code (3-4 digits); no ordinary province has one (municipalities do); a
+    # region below a city or municipality has its code (county-level units directly under a
+    # province carry their own)
+    for r in regions:
+        cc, lv = r["citycode"], r["level"]
+        if cc and not (cc.isdigit() and 3 <= len(cc) <= 4 and cc.startswith("0")):
+            errors.append(f"citycode {cc!r} malformed for {r['code']}")
+        if lv == "province" and cc and not r["name"].endswith("市"):
+            errors.append("citycode for an ordinary province " + r["code"])
+        p = by.get(r["parent"])
+        if p and lv in ("district", "town") and (p["level"] != "province" or p["name"].endswith("市")) \
+                and cc != p["citycode"]:
+            errors.append(f"citycode of {r['code']} ({cc}) differs from its parent's ({p['citycode']})")
     counts = Counter(r["level"] for r in regions)
+    print("citycode", dict(Counter(r["level"] for r in regions if r["citycode"])))
     print("regions", dict(counts), "town centres", sum(1 for r in regions if r["level"] == "town" and r["lng"]))
     geoms = {}
     for path in sorted(glob.glob(os.path.join(seed, "boundaries*.csv"))):

@@ -21,6 +21,22 @@ import Testing
         #expect(info.coordinateSystem == "GCJ-02")
     }
 
+    /// AMap's citycode is the telephone area code: the city's, inherited by its districts and
+    /// towns; a municipality's province row carries it; an ordinary province has none.
+    @Test func citycodesAreTelephoneAreaCodes() throws {
+        let repo = SeedDatabase.repository
+        let tiananmen = try repo.reverseGeocode(Coordinate(longitude: 116.397477, latitude: 39.908692), radius: 0)
+        #expect(tiananmen.address.citycode == "010")
+        #expect(tiananmen.address.province?.citycode == "010")
+        let lingyin = try repo.reverseGeocode(Coordinate(longitude: 120.101, latitude: 30.241), radius: 0)
+        #expect(lingyin.address.city?.name == "杭州市" && lingyin.address.citycode == "0571", "\(lingyin.address)")
+        #expect(lingyin.address.district?.citycode == "0571")
+        #expect(lingyin.address.province?.citycode == nil)
+        let dongguan = try #require(try repo.districts("东莞市", subdistrict: 1).first)
+        #expect(dongguan.region.citycode == "0769")
+        #expect(!dongguan.children.isEmpty && dongguan.children.allSatisfy { $0.region.citycode == "0769" })
+    }
+
     @Test func treeIsRepresentedAsItIs() throws {
         let db = try Connection(path: SeedDatabase.path, mode: .readOnly)
         func row(_ code: Int64) throws -> (parent: Int64?, level: Int, name: String)? {

@@ -102,6 +102,6 @@ struct POIFinder {
     /// The POIs with these rowids, in the same order, with locations in `system`.
     func load(_ rowids: [Int64], system: CoordinateSystem) throws -> [POI] {
         let s = try db.cachedStatement("SELECT \(POIRow.columns) FROM poi WHERE rowid = ?")
-        return try rowids.compactMap { rowid in try s.first([.integer(rowid)]) { POIRow($0).poi(system: system) } }
+        return try rowids.compactMap { rowid in try s.first([.integer(rowid)]) { POIRow.poi($0, system: system) } }
     }
 }

@@ -52,10 +52,13 @@ package struct POIRow: Sendable, Equatable {
     /// The category code as the R*Tree's auxiliary column holds it (a number), if it has one.
     package var typecodeNumber: Int64? { typecode.flatMap { Int64($0) } }
 
-    /// The public form, with the location in the caller's system.
-    package func poi(system: CoordinateSystem) -> POI {
-        POI(id: id, name: name, type: type, typecode: typecode, address: address, phone: phone,
-            location: location.converted(from: .gcj02, to: system),
-            adcode: adcode.map(String.init), townCode12: towncode.map(String.init))
+    /// The public form of the row at `offset` of `s`, decoded straight from the columns (the
+    /// same columns as `init(_:offset:)`): queries load thousands per batch, and going through
+    /// a `POIRow` first cost every string a retain and release more.
+    package static func poi(_ s: Statement, offset o: Int32 = 0, system: CoordinateSystem) -> POI {
+        POI(id: s.text(o), name: s.text(o + 1), type: s.optionalText(o + 2), typecode: s.optionalText(o + 3),
+            address: s.optionalText(o + 4), phone: s.optionalText(o + 5),
+            location: Coordinate(longitude: s.double(o + 6), latitude: s.double(o + 7)).converted(from: .gcj02, to: system),
+            adcode: s.optionalInt64(o + 8).map(String.init), townCode12: s.optionalInt64(o + 9).map(String.init))
     }
 }
