@@ -280,9 +280,10 @@ public struct AMapService: Sendable {
             if top && all { pairs.append(("polyline", .string(n.boundaryGeoJSON.map(AMapShape.polyline) ?? ""))) }
             pairs += [("center", .string(centre.map(AMapShape.location) ?? "")), ("level", .string(AMapShape.districtLevel(r.level)))]
             if r.level == .town { pairs.append(("towncode", .string(r.code))) }
-            pairs.append(("center_approximate", .bool(approximate)))
+            pairs.append(("center_approximate", .string(String(approximate))))
             if let b = r.boundingBox {
-                pairs.append(("bbox", .array([b.minLongitude, b.minLatitude, b.maxLongitude, b.maxLatitude].map { .number($0) })))
+                // Our extra, as AMap writes a pair of corners (its `rectangle`): "minlng,minlat;maxlng,maxlat".
+                pairs.append(("bbox", .string(AMapShape.location(Coordinate(longitude: b.minLongitude, latitude: b.minLatitude)) + ";" + AMapShape.location(Coordinate(longitude: b.maxLongitude, latitude: b.maxLatitude)))))
             }
             pairs.append(("districts", .array(n.children.map { json($0, parent: centre, top: false) })))
             return .object(pairs)
@@ -294,7 +295,7 @@ public struct AMapService: Sendable {
             var pairs: [(String, JSON)] = [("citycode", .string("")), ("adcode", .string("100000")), ("name", .string("中华人民共和国"))]
             if all { pairs.append(("polyline", .string(""))) }
             pairs += [("center", .string(o.system == .gcj02 ? "116.3683244,39.915085" : AMapShape.location(centre))), ("level", .string("country")),
-                      ("center_approximate", .bool(false)),
+                      ("center_approximate", .string("false")),
                       ("districts", .array(subdistrict > 0 ? nodes.map { json($0, parent: centre, top: false) } : []))]
             top = [.object(pairs)]
             count = 1
@@ -344,7 +345,7 @@ public struct AMapService: Sendable {
                 tips.append(.object([("id", .string(r.code)), ("name", .string(r.name)), ("district", .string(district)),
                                      ("adcode", .string(adcode)), ("location", .string(e.location.map(AMapShape.location) ?? "")),
                                      ("address", .string("")), ("typecode", .string(AMapShape.regionType(r).code)),
-                                     ("location_approximate", .bool(e.approximate))]))
+                                     ("location_approximate", .string(String(e.approximate)))]))
             }
         }
         return .object(AMapShape.ok + [("count", .string(String(tips.count))), ("tips", .array(tips))])

@@ -65,7 +65,7 @@ public enum AMapShape {
         string(location(r.location))
         literal(#","direction":"","distance":""},"businessAreas":[[]],"towncode9":"#)
         string(a.townCode9 ?? "")
-        literal(a.townIsApproximate ? #","township_approximate":true}"# : #","township_approximate":false}"#)
+        literal(a.townIsApproximate ? #","township_approximate":"true"}"# : #","township_approximate":"false"}"#)
         if all {
             literal(#","roads":[],"roadinters":[],"pois":["#)
             for (i, p) in r.pois.enumerated() {
@@ -178,7 +178,7 @@ public enum AMapShape {
         }
         pairs += [
             ("level", .string(hit.levelName)), ("towncode", .string(towncode)), ("match_class", .string(matchClass)),
-            ("location_approximate", .bool(approximate)),
+            ("location_approximate", .string(String(approximate))),
         ]
         return .object(pairs)
     }
@@ -223,7 +223,7 @@ public enum AMapShape {
             ("street", .string("")), ("number", .string("")), ("location", .string(loc.map(location) ?? "")),
             ("level", .string(g.level)),
             ("towncode", .string(g.town?.code ?? "")), ("towncode9", .string(g.townCode9 ?? "")),
-            ("location_approximate", .bool(approximate)), ("poi", .string(g.poi?.name ?? "")), ("unmatched", .string(g.unmatched)),
+            ("location_approximate", .string(String(approximate))), ("poi", .string(g.poi?.name ?? "")), ("unmatched", .string(g.unmatched)),
         ])
     }
 

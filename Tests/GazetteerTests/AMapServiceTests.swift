@@ -201,7 +201,7 @@ enum AMapShapes {
         #expect(component["township"] as? String == "石桥镇")
         #expect(component["towncode"] as? String == "910102001000")
         #expect(component["towncode9"] as? String == "910102001")
-        #expect(component["township_approximate"] as? Bool == true)
+        #expect(component["township_approximate"] as? String == "true")
         // AMap's empty forms.
         let neighborhood = try #require(component["neighborhood"] as? [String: Any])
         #expect((neighborhood["name"] as? [Any])?.isEmpty == true && (neighborhood["type"] as? [Any])?.isEmpty == true)
