@@ -276,7 +276,7 @@ public struct AMapService: Sendable {
                 centre = e.location ?? parent
                 approximate = true
             }
-            var pairs: [(String, JSON)] = [("citycode", .string(r.level == .province ? "" : r.citycode ?? "")), ("adcode", .string(adcode)), ("name", .string(r.name))]
+            var pairs: [(String, JSON)] = [("citycode", .string(r.citycode ?? "")), ("adcode", .string(adcode)), ("name", .string(r.name))]
             if top && all { pairs.append(("polyline", .string(n.boundaryGeoJSON.map(AMapShape.polyline) ?? ""))) }
             pairs += [("center", .string(centre.map(AMapShape.location) ?? "")), ("level", .string(AMapShape.districtLevel(r.level)))]
             if r.level == .town { pairs.append(("towncode", .string(r.code))) }

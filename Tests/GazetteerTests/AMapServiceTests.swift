@@ -485,6 +485,18 @@ enum AMapShapes {
         #expect(g["city"] as? String == "北京市" && g["district"] as? String == "朝阳区" && g["adcode"] as? String == "110105")
     }
 
+    /// AMap gives a municipality its area code at province level (北京市 010) and an ordinary
+    /// province none.
+    @Test func districtCitycodeOfProvinces() throws {
+        func citycode(_ keywords: String) throws -> String? {
+            try #require((try object("/v3/config/district", ["keywords": keywords, "subdistrict": "0"])["districts"] as? [[String: Any]])?.first)["citycode"] as? String
+        }
+        #expect(try citycode("北京市") == "010")
+        #expect(try citycode("上海市") == "021")
+        #expect(try citycode("浙江省") == "")
+        #expect(try citycode("杭州市") == "0571")
+    }
+
     @Test func textCityByNameShortNameAndPinyin() throws {
         func count(_ city: String) throws -> String? {
             try object("/v3/place/text", ["keywords": "西湖", "city": city, "citylimit": "true"])["count"] as? String
