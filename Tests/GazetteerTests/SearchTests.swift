@@ -36,6 +36,10 @@ import Testing
         #expect(p.name == "北京大学" && poi.hits[0].match == .exact)
         #expect(p.adcode == "110108" && p.townCode12?.count == 12)
         #expect(poi.hits[0].district?.name == "海淀区")
+        // Words separated by a space each match, as in AMap's search: 北京 大学 finds 北京大学.
+        let words = try search("北京 大学")
+        #expect(words.hits.prefix(5).contains { $0.name == "北京大学" }, "\(words.hits.prefix(5).map(\.name))")
+        #expect(!words.hits.isEmpty && words.hits.allSatisfy { $0.name.contains("北京") && $0.name.contains("大学") })
     }
 
     @Test func oneAndTwoCharacterQueries() throws {

@@ -29,7 +29,10 @@ import Testing
         #expect(SearchTokens.nameQuery("北京大学") == "grams : \"北京 京大 大学\"")
         #expect(SearchTokens.nameQuery("7天") == "grams : \"7 天\" *")
         #expect(SearchTokens.nameQuery("kfc") == "grams : \"kfc\" *")
-        #expect(SearchTokens.nameQuery("\"; DROP TABLE x; --") == "grams : \"drop table x\" *")
+        #expect(SearchTokens.nameQuery("\"; DROP TABLE x; --") == "grams : \"drop\" * AND grams : \"table\" * AND grams : \"x\" *")
+        // Parts between spaces or punctuation each match, not as one phrase: 北京 大学 finds 北京大学.
+        #expect(SearchTokens.nameQuery("北京 大学") == "grams : \"北京\" AND grams : \"大学\"")
+        #expect(SearchTokens.nameQuery("西湖，灵") == "grams : \"西湖\" AND chars : \"灵\"")
         #expect(SearchTokens.nameQuery("*:^()\"") == nil)
         #expect(SearchTokens.pinyinQuery("Xi Hu") == "pinyin : \"xihu\" *")
         #expect(SearchTokens.pinyinQuery("西湖") == nil)

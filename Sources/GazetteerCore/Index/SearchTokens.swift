@@ -150,29 +150,49 @@ package enum SearchTokens {
     }
 
     /// The FTS5 query for user text over the name columns, or nil when the text has nothing
-    /// searchable (only punctuation or spaces). A single Han character asks `chars`; anything
-    /// longer is a phrase of bigrams in `grams`; a trailing Latin word or single Han character
-    /// matches as a prefix.
+    /// searchable (only punctuation or spaces). Each part of the text between spaces or
+    /// punctuation must match (`北京 大学` finds 北京大学, as AMap's search does): a lone Han
+    /// character asks `chars`; anything longer is a phrase of bigrams in `grams`, whose trailing
+    /// Latin word or single Han character matches as a prefix.
     package static func nameQuery(_ text: String) -> String? {
-        let parts = runs(text)
-        guard !parts.isEmpty else { return nil }
-        if parts.count == 1, case .han(let h) = parts[0], h.count == 1 {
-            return "chars : \(quote(String(h[0])))"
-        }
-        var tokens: [String] = []
-        var prefix = false
-        for (i, run) in parts.enumerated() {
-            let last = i == parts.count - 1
-            switch run {
-            case .han(let h):
-                tokens += bigrams(h)
-                prefix = last && h.count == 1
-            case .word(let w):
-                tokens.append(w)
-                prefix = last
+        let clauses = segments(text).map { parts -> String in
+            if parts.count == 1, case .han(let h) = parts[0], h.count == 1 {
+                return "chars : \(quote(String(h[0])))"
             }
+            var tokens: [String] = []
+            var prefix = false
+            for (i, run) in parts.enumerated() {
+                let last = i == parts.count - 1
+                switch run {
+                case .han(let h):
+                    tokens += bigrams(h)
+                    prefix = last && h.count == 1
+                case .word(let w):
+                    tokens.append(w)
+                    prefix = last
+                }
+            }
+            return "grams : " + quote(tokens.joined(separator: " ")) + (prefix ? " *" : "")
         }
-        return "grams : " + quote(tokens.joined(separator: " ")) + (prefix ? " *" : "")
+        return clauses.isEmpty ? nil : clauses.joined(separator: " AND ")
+    }
+
+    /// The runs of text between separators (spaces, punctuation): runs that touch, as in
+    /// `7天`, stay one phrase; separated parts need not be adjacent in a name.
+    private static func segments(_ text: String) -> [[Run]] {
+        var result: [[Run]] = []
+        var part = ""
+        func flush() {
+            let r = runs(part)
+            if !r.isEmpty { result.append(r) }
+            part = ""
+        }
+        for u in text.unicodeScalars {
+            let separator = !(isHan(u) || u.properties.isAlphabetic || u.properties.numericType != nil)
+            if separator { flush() } else { part.unicodeScalars.append(u) }
+        }
+        flush()
+        return result
     }
 
     /// The FTS5 query over the pinyin column, for text that is all Latin letters (spaces
