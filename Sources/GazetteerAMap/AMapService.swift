@@ -153,6 +153,8 @@ public struct AMapService: Sendable {
         for item in batch ? items : [items[0]] { points.append(try Self.coordinate(item)) }
         var poiTypes: [String] = []
         if all, !batch, let t = q["poitype"] { poiTypes = try q.batch(t, limit: 50) }
+        // AMap's mini-program SDK (amap-wx.js) says who it is; see `writeRegeocode`.
+        let placeholderRoad = q["platform"] == "WXJS"
         func one(_ p: Coordinate) throws -> [UInt8] {
             var r = try repository.reverseGeocode(p, system: o.system, radius: all ? radius : 0, poiLimit: all ? o.regeoPOILimit : 0)
             if !poiTypes.isEmpty {
@@ -164,7 +166,7 @@ public struct AMapService: Sendable {
                 r.pois = r.pois.filter { d in prefixes.contains { (d.poi.typecode ?? "").hasPrefix($0) || (d.poi.type ?? "").contains($0) } }
             }
             var out: [UInt8] = []
-            AMapShape.writeRegeocode(r, all: all, into: &out)
+            AMapShape.writeRegeocode(r, all: all, placeholderRoad: placeholderRoad, into: &out)
             return out
         }
         if batch {

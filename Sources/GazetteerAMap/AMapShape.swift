@@ -38,8 +38,11 @@ public enum AMapShape {
 
     /// Writes one `regeocode` object of `/v3/geocode/regeo` as UTF-8: the service and
     /// `reverse --batch` both write it this way, so their bytes are the same. `all` adds
-    /// `roads`, `roadinters`, `pois` and `aois` (AMap's extensions=all).
-    public static func writeRegeocode(_ r: ReverseGeocode, all: Bool, into out: inout [UInt8]) {
+    /// `roads`, `roadinters`, `pois` and `aois` (AMap's extensions=all). We know no roads, so
+    /// `roads` is empty, except with `placeholderRoad`: one road with no name, id or distance at
+    /// the point, for AMap's mini-program SDK, whose `getRegeo` reads `roads[0].name` unchecked
+    /// and throws on an empty list (as it does on AMap's own answers where there is no road).
+    public static func writeRegeocode(_ r: ReverseGeocode, all: Bool, placeholderRoad: Bool = false, into out: inout [UInt8]) {
         func literal(_ s: StaticString) { s.withUTF8Buffer { out.append(contentsOf: $0) } }
         func string(_ s: String) { JSON.escape(s, into: &out) }
         let a = r.address
@@ -67,7 +70,13 @@ public enum AMapShape {
         string(a.townCode9 ?? "")
         literal(a.townIsApproximate ? #","township_approximate":"true"}"# : #","township_approximate":"false"}"#)
         if all {
-            literal(#","roads":[],"roadinters":[],"pois":["#)
+            if placeholderRoad {
+                literal(#","roads":[{"id":"","name":"","direction":"","distance":"","location":"#)
+                string(location(r.location))
+                literal(#"}],"roadinters":[],"pois":["#)
+            } else {
+                literal(#","roads":[],"roadinters":[],"pois":["#)
+            }
             for (i, p) in r.pois.enumerated() {
                 if i > 0 { out.append(0x2C) }
                 regeoPOI(p, from: r.location).write(into: &out)

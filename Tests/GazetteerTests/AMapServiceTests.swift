@@ -233,6 +233,21 @@ enum AMapShapes {
         #expect(!bookPOIs.isEmpty && bookPOIs.allSatisfy { $0["typecode"] as? String == "061205" }, "\(bookPOIs)")
     }
 
+    /// AMap's mini-program SDK (amap-wx.js, `platform=WXJS`) reads `roads[0].name` unchecked:
+    /// it gets one nameless road at the point, every other client the honest empty list.
+    @Test func miniProgramSDKGetsANamelessRoad() throws {
+        let query = ["location": origin, "extensions": "all", "s": "rsx", "platform": "WXJS", "sdkversion": "1.2.0"]
+        let r = try reply("/v3/geocode/regeo", query)
+        let roads = try #require((r.object["regeocode"] as? [String: Any])?["roads"] as? [[String: Any]], "\(r.answer.json)")
+        #expect(roads.count == 1)
+        #expect(roads.first?["name"] as? String == "" && roads.first?["id"] as? String == "")
+        #expect(roads.first?["location"] as? String == origin.split(separator: ",").map { String(format: "%.6f", Double($0)!) }.joined(separator: ","))
+        var other = query
+        other["platform"] = "JS"
+        let plain = try reply("/v3/geocode/regeo", other)
+        #expect(((plain.object["regeocode"] as? [String: Any])?["roads"] as? [Any])?.isEmpty == true)
+    }
+
     @Test func regeoDirectionWords() {
         let o = Coordinate(longitude: 100, latitude: 30)
         let cases: [(Double, Double, String)] = [(0, 1, "北"), (1, 1, "东北"), (1, 0, "东"), (1, -1, "东南"), (0, -1, "南"),
