@@ -57,6 +57,7 @@ public struct GazetteerServer: Sendable {
                 allowOrigin: .all, allowHeaders: [.accept, .contentType, .origin],
                 allowMethods: [.get, .post, .options], maxAge: .seconds(600))
             ErrorShieldMiddleware()
+            MethodNotAllowedMiddleware()
         }
         let health: @Sendable (Request, BasicRequestContext) async throws -> Response = { _, _ in await self.health() }
         router.get("/health", use: health)

@@ -54,3 +54,20 @@ struct ErrorShieldMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 }
+
+/// A known path asked with a method no route takes (TRACE, QUERY, …) is 405 with `Allow`, not
+/// the router's 404. `/v3/…` keeps answering PUT, DELETE and PATCH with AMap's ILLEGAL_REQUEST,
+/// as the service does; OPTIONS is CORS's.
+struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let path = request.uri.path
+        let method = request.method
+        if path == "/health", ![.get, .head, .options].contains(method) {
+            return Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD"])
+        }
+        if path.hasPrefix("/v3/"), ![.get, .post, .put, .delete, .patch, .options, .head].contains(method) {
+            return Response(status: .methodNotAllowed, headers: [.allow: "GET, POST"])
+        }
+        return try await next(request, context)
+    }
+}

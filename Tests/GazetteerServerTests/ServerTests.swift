@@ -31,6 +31,24 @@ private let formHeaders: HTTPFields = [.contentType: "application/x-www-form-url
         _ = db
     }
 
+    @Test func aMethodAPathDoesNotTakeIs405WithAllow() async throws {
+        let (server, db) = try makeServer()
+        try await server.application(logger: testLogger).test(.router) { client in
+            for method: HTTPRequest.Method in [.post, .delete, .trace] {
+                try await client.execute(uri: "/health", method: method) { r in
+                    #expect(r.status == .methodNotAllowed, "\(method)")
+                    #expect(r.headers[.allow] == "GET, HEAD")
+                }
+            }
+            for method in [HTTPRequest.Method.trace, HTTPRequest.Method("QUERY")!] {
+                try await client.execute(uri: "/v3/geocode/regeo?location=116.4,39.9", method: method) { r in
+                    #expect(r.status == .methodNotAllowed && r.headers[.allow] == "GET, POST", "\(method)")
+                }
+            }
+        }
+        _ = db
+    }
+
     @Test func healthIs503WhenTheDatabaseCannotBeRead() async throws {
         let (server, db) = try makeServer()
         // Overwrite the file in place with garbage: the open connections now read junk.
