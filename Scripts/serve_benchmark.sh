@@ -61,9 +61,18 @@ SERVE=$!
 pids+=("$SERVE")
 for _ in $(seq 1 150); do curl -sf "http://127.0.0.1:$PORT/health" >/dev/null 2>&1 && break; sleep 0.2; done
 
-# nginx: one regeo answer (extensions=all) as a static file, with AMap's content type.
+# nginx: for each endpoint, a static file the size of that endpoint's mean answer (from the first
+# 200 replayed requests), served with AMap's content type.
 mkdir -p "$OUT/nginx"
-curl -sf "http://127.0.0.1:$PORT/v3/geocode/regeo?location=116.397477,39.908692&extensions=all" > "$OUT/nginx/regeo.json"
+for kind in regeo around text geo; do
+    total=0
+    while read -r p; do
+        total=$((total + $(curl -sf "http://127.0.0.1:$PORT$p" | wc -c)))
+    done < <(head -n 200 "$OUT/requests/$kind.txt")
+    mean=$((total / 200))
+    python3 -c "import sys; n = int(sys.argv[1]); sys.stdout.write('{\"status\":\"1\",\"pad\":\"' + 'x' * max(0, n - 22) + '\"}')" "$mean" > "$OUT/nginx/$kind.json"
+    echo "/$kind.json" > "$OUT/nginx/$kind-paths.txt"
+done
 cat > "$OUT/nginx/nginx.conf" <<CONF
 worker_processes auto;
 pid $OUT/nginx/nginx.pid;
@@ -71,9 +80,11 @@ error_log $OUT/nginx/error.log;
 events { worker_connections 1024; }
 http {
     access_log $OUT/nginx/access.log;
+    types { }
+    default_type "application/json;charset=UTF-8";
     server {
         listen 127.0.0.1:$NGINX_PORT;
-        location / { root $OUT/nginx; default_type "application/json;charset=UTF-8"; try_files /regeo.json =404; }
+        root $OUT/nginx;
     }
 }
 CONF
@@ -93,33 +104,31 @@ done
 rss() { awk '/^VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$SERVE/status"; }
 hwm() { awk '/^VmHWM/ {printf "%.0f", $2 / 1024}' "/proc/$SERVE/status"; }
 
-# run NAME URL PATHS SECONDS → one Markdown row; sets RPS.
+# run NAME URL PATHS SECONDS: wrk; sets RPS, P50, P99, REQUESTS, ERRORS.
 run() {
     local name="$1" url="$2" paths="$3" seconds="$4" out
     out="$(PATHS="$paths" wrk -t2 -c"$CONNECTIONS" -d"${seconds}s" --latency -s "$ROOT/Scripts/serve/paths.lua" "$url")"
     echo "$out" > "$OUT/wrk-$name.txt"
     RPS="$(echo "$out" | awk '/^Requests\/sec/ {printf "%.0f", $2}')"
-    local p50 p99 errors requests
-    p50="$(echo "$out" | awk '$1 == "50%" {print $2}')"
-    p99="$(echo "$out" | awk '$1 == "99%" {print $2}')"
-    requests="$(echo "$out" | awk '/requests in/ {print $1}')"
-    errors="$(echo "$out" | awk '/Non-2xx/ {n += $NF} /Socket errors/ {gsub(",", ""); n += $4 + $6 + $8 + $10} END {print n + 0}')"
-    ROW="| $name | $requests | $RPS | $p50 | $p99 | $errors |"
+    P50="$(echo "$out" | awk '$1 == "50%" {print $2}')"
+    P99="$(echo "$out" | awk '$1 == "99%" {print $2}')"
+    REQUESTS="$(echo "$out" | awk '/requests in/ {print $1}')"
+    ERRORS="$(echo "$out" | awk '/Non-2xx/ {n += $NF} /Socket errors/ {gsub(",", ""); n += $4 + $6 + $8 + $10} END {print n + 0}')"
 }
 
 {
     echo "## gazetteer serve under wrk ($CONNECTIONS connections, 2 threads, ${DURATION} s each; $(nproc) cores shared by wrk and the server)"
     echo
-    echo "Database: $(basename "$DB") ($(sqlite3 "file:$DB?mode=ro" 'SELECT count(*) FROM poi' 2>/dev/null || echo '?') POIs)."
+    echo "Database: $(basename "$DB"), $(python3 -c "import sqlite3,sys; print(sqlite3.connect('file:'+sys.argv[1]+'?mode=ro', uri=True).execute('SELECT count(*) FROM poi').fetchone()[0])" "$DB") POIs. nginx serves a static file of the endpoint's mean answer size (the HTTP ceiling here)."
     echo
-    echo "| run | requests | requests/s | p50 | p99 | errors | server RSS after (MiB) |"
-    echo "|---|---:|---:|---:|---:|---:|---:|"
+    echo "| endpoint | serve requests/s | p50 | p99 | errors | nginx requests/s | nginx p50 | nginx p99 | serve / nginx | serve RSS after (MiB) |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 } | tee "$OUT/serve-benchmark.md"
-row() { echo "${ROW} $1 |" | tee -a "$OUT/serve-benchmark.md"; }
-echo "/" > "$OUT/nginx-paths.txt"
-run "nginx, static regeo answer (the ceiling)" "http://127.0.0.1:$NGINX_PORT" "$OUT/nginx-paths.txt" "$DURATION"; row "–"
 for kind in regeo around text geo; do
-    run "serve $kind" "http://127.0.0.1:$PORT" "$OUT/requests/$kind.txt" "$DURATION"; row "$(rss)"
+    run "nginx $kind" "http://127.0.0.1:$NGINX_PORT" "$OUT/nginx/$kind-paths.txt" "$DURATION"
+    nginx_rps=$RPS; nginx_p50=$P50; nginx_p99=$P99
+    run "serve $kind" "http://127.0.0.1:$PORT" "$OUT/requests/$kind.txt" "$DURATION"
+    echo "| $kind ($(stat -c %s "$OUT/nginx/$kind.json") B) | $RPS | $P50 | $P99 | $ERRORS | $nginx_rps | $nginx_p50 | $nginx_p99 | $(python3 -c "print(f'{$RPS / max($nginx_rps, 1):.2f}')") | $(rss) |" | tee -a "$OUT/serve-benchmark.md"
 done
 
 if [ "$MILLION" -eq 1 ]; then
@@ -130,11 +139,12 @@ if [ "$MILLION" -eq 1 ]; then
     : > "$samples"
     ( while kill -0 "$SERVE" 2>/dev/null; do echo "$(rss)" >> "$samples"; sleep 5; done ) &
     pids+=($!)
-    run "serve mix, 1M requests" "http://127.0.0.1:$PORT" "$OUT/requests/mix.txt" "$seconds"; row "$(rss)"
+    run "serve mix, 1M requests" "http://127.0.0.1:$PORT" "$OUT/requests/mix.txt" "$seconds"
     kill "${pids[-1]}" 2>/dev/null || true
     {
         echo
-        echo "Memory over the 1M-request run, MiB resident, every 5 s: $(tr '\n' ' ' < "$samples")(peak $(hwm) MiB)."
+        echo "All four interleaved, $REQUESTS requests in $seconds s ($RPS/s, p50 $P50, p99 $P99, $ERRORS errors)."
+        echo "Server memory over that run, MiB resident, every 5 s: $(tr '\n' ' ' < "$samples")(peak $(hwm) MiB)."
     } | tee -a "$OUT/serve-benchmark.md"
 fi
 echo | tee -a "$OUT/serve-benchmark.md" >/dev/null

@@ -106,33 +106,59 @@ class Load:
 
 
 def import_while_serving():
+    """Two POIs at one spot: the merge import adds A, the --replace import removes A and adds B.
+    During the replace, an answer about that spot must hold exactly one of them (old: A, new: B;
+    both or neither would be a mixed state), and once a new answer has been seen no answer that
+    starts later may be old."""
     db = WORK / "import.sqlite"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{db}{suffix}").unlink(missing_ok=True)
     subprocess.run([a.bin, "import", "--db", str(db), a.seed], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     port = free_port()
     server = start_serve(db, port, WORK / "import-serve.log")
-    names = {}
+    tag = random.randrange(10**6)
+    names = {step: f"故障演练{step}{tag}" for step in ("merge", "replace")}
+    spot = "/v3/place/around?location=120.1551,30.2741&radius=10&keywords=" + urllib.parse.quote("故障演练")
+    seconds = {}
+    watched = []   # (start, end, state) of answers about the spot during the replace import
+    watching = threading.Event()
+
+    def watch():
+        while watching.is_set():
+            start = time.monotonic()
+            try:
+                pois = {p["name"] for p in json.loads(get(port, spot)[1])["pois"]}
+                state = {frozenset([names["merge"]]): "old", frozenset([names["replace"]]): "new"}.get(frozenset(pois), f"mixed {sorted(pois)}")
+            except (OSError, http.client.HTTPException, ValueError, KeyError) as e:
+                state = f"error {type(e).__name__}"
+            watched.append((start, time.monotonic(), state))
+
     try:
         with Load(port, 8) as load:
             for step in ("merge", "replace"):
-                name = f"故障演练{step}{random.randrange(10**6)}"
-                names[step] = name
                 poi = WORK / f"{step}-pois.csv"
-                poi.write_text(f"id,name,type,typecode,lng,lat\nfaults:{step},{name},餐饮服务;咖啡厅;咖啡厅,050500,120.1551,30.2741\n")
+                poi.write_text(f"id,name,type,typecode,lng,lat\nfaults:{step},{names[step]},餐饮服务;咖啡厅;咖啡厅,050500,120.1551,30.2741\n")
                 args = [a.bin, "import", "--db", str(db)] + (["--replace", a.seed] if step == "replace" else []) + [str(poi)]
+                watcher = threading.Thread(target=watch, daemon=True)
+                if step == "replace":
+                    watching.set(); watcher.start()
                 t = time.monotonic()
                 subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                names[step + " s"] = time.monotonic() - t
+                seconds[step] = time.monotonic() - t
                 time.sleep(1)
-        q = lambda n: get(port, "/v3/place/text?keywords=" + urllib.parse.quote(n))[1]  # noqa: E731
-        found = {s: json.loads(q(names[s]))["count"] for s in ("merge", "replace")}
+                watching.clear()
+                if step == "replace": watcher.join(30)
+        states = [w[2] for w in watched]
+        first_new_end = min((e for _, e, st in watched if st == "new"), default=None)
+        stale = sum(1 for st_, _, st in watched if st == "old" and first_new_end is not None and st_ > first_new_end)
+        odd = [st for st in states if st not in ("old", "new")]
         c = load.counts
-        ok = set(c) == {"ok"} and found["replace"] == "1" and found["merge"] == "0"
+        ok = set(c) == {"ok"} and not odd and stale == 0 and states and states[0] == "old" and states[-1] == "new"
         report(ok, "import while serving",
-               f"{c.get('ok', 0)} answers during a merge import ({names['merge s']:.1f} s) and a --replace import "
-               f"({names['replace s']:.1f} s), other outcomes {({k: v for k, v in c.items() if k != 'ok'})} {load.bad[:2]}; "
-               f"after: the replace import's new POI found {found['replace']} time(s), the merged one (gone with --replace) {found['merge']}")
+               f"{c.get('ok', 0)} answers during a merge import ({seconds['merge']:.1f} s) and a --replace import "
+               f"({seconds['replace']:.1f} s), other outcomes {({k: v for k, v in c.items() if k != 'ok'})} {load.bad[:2]}; "
+               f"{len(states)} answers about the changed spot during the replace: {states.count('old')} old, "
+               f"{states.count('new')} new, {len(odd)} mixed or failed {odd[:2]}, {stale} old after a new one")
     finally:
         server.terminate(); server.wait(20)
 

@@ -17,6 +17,11 @@ public struct AMapService: Sendable {
         "/v3/config/district", "/v3/assistant/inputtips", "/v3/assistant/coordinate/convert",
     ]
 
+    /// Paths whose work is small and bounded whatever the parameters (a point, or at most 20 in
+    /// a batch, with POIs within at most 3 km): a server may answer them where it stands instead
+    /// of handing them to a thread pool under a time limit, a hop that costs more than they do.
+    public static let boundedPaths: Set<String> = ["/v3/geocode/regeo", "/v3/assistant/coordinate/convert"]
+
     /// Answers one request. `parameters` are the decoded name/value pairs of the query string
     /// and form body (the first value of a repeated name); unknown names are ignored and empty
     /// values count as absent, as AMap's SDKs send them. Never throws: a failure is AMap's own
@@ -53,7 +58,7 @@ public struct AMapService: Sendable {
     /// `answer(path:parameters:)` with the CLI's `options`.
     public func answer(path: String, parameters: [String: String], options: Options) -> AMapAnswer {
         guard Self.paths.contains(path) else { return .failure(.serviceNotAvailable) }
-        let request = Request(parameters.filter { !$0.value.trimmingCharacters(in: .whitespaces).isEmpty })
+        let request = Request(parameters.filter { !$0.value.trimmingSpaces().isEmpty })
         do {
             if let output = request["output"], output.lowercased() != "json" { throw AMapError.invalidParams }
             let json: JSON
@@ -109,13 +114,13 @@ public struct AMapService: Sendable {
 
         func int(_ name: String, default value: Int, in range: ClosedRange<Int>) throws(AMapError) -> Int {
             guard let text = values[name] else { return value }
-            guard let n = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(n) else { throw .invalidParams }
+            guard let n = Int(text.trimmingSpaces()), range.contains(n) else { throw .invalidParams }
             return n
         }
 
         func number(_ name: String, default value: Double, in range: ClosedRange<Double>) throws(AMapError) -> Double {
             guard let text = values[name] else { return value }
-            guard let n = Double(text.trimmingCharacters(in: .whitespaces)), n.isFinite, range.contains(n) else { throw .invalidParams }
+            guard let n = Double(text.trimmingSpaces()), n.isFinite, range.contains(n) else { throw .invalidParams }
             return n
         }
 
@@ -123,12 +128,12 @@ public struct AMapService: Sendable {
         func text(_ name: String, limit: Int) throws(AMapError) -> String? {
             guard let v = values[name] else { return nil }
             guard v.count <= limit else { throw .invalidParams }
-            return v.trimmingCharacters(in: .whitespaces)
+            return v.trimmingSpaces()
         }
 
         /// `|`-separated items, at most `limit`.
         func batch(_ text: String, limit: Int) throws(AMapError) -> [String] {
-            let items = text.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let items = text.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingSpaces() }
             guard items.count <= limit, !items.contains(where: \.isEmpty) else { throw .invalidParams }
             return items
         }
@@ -374,7 +379,7 @@ public struct AMapService: Sendable {
     /// AMap's `city`: a name, short name, pinyin, area code (citycode) or adcode, as the adcode
     /// the library takes; nil if no region answers to it.
     func resolveCity(_ text: String) throws -> String? {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmingSpaces()
         if t.isEmpty { return nil }
         if t.allSatisfy({ $0.isASCII && $0.isNumber }) {
             if t.count == 6 || t.count == 12 {
@@ -444,4 +449,16 @@ public struct AMapError: Error, Sendable, Equatable {
     public static let unknownError = AMapError(info: "UNKNOWN_ERROR", infocode: "20003")
     /// The database cannot be read.
     public static let resourceUnavailable = AMapError(info: "RESOURCE_UNAVAILABLE", infocode: "10017")
+}
+
+extension StringProtocol {
+    /// `trimmingCharacters(in: .whitespaces)` (tab and the space separators) without Foundation,
+    /// whose version cost each request more than its query.
+    func trimmingSpaces() -> String {
+        func isSpace(_ u: Unicode.Scalar) -> Bool { u == "\t" || u.properties.generalCategory == .spaceSeparator }
+        let scalars = Substring(self).unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !isSpace($0) })!
+        return String(Substring(scalars[first...last]))
+    }
 }

@@ -62,6 +62,7 @@ extension GazetteerCommand {
             // a task and wait here: signals are handled on ServiceLifecycle's own queue.
             let outcome = Outcome()
             let done = DispatchSemaphore(value: 0)
+            GazetteerServer.installEventLoopsAsGlobalExecutor()
             Task {
                 do {
                     try await server.run(logger: logger) { url in stderr("listening on \(url)") }

