@@ -124,6 +124,12 @@ run() {
     echo "| endpoint | serve requests/s | p50 | p99 | errors | nginx requests/s | nginx p50 | nginx p99 | serve / nginx | serve RSS after (MiB) |"
     echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 } | tee "$OUT/serve-benchmark.md"
+# The HTTP floor of each server: a path both answer 404, no query, no file.
+echo "/nowhere" > "$OUT/floor-paths.txt"
+run "serve 404" "http://127.0.0.1:$PORT" "$OUT/floor-paths.txt" "$DURATION"
+serve_rps=$RPS; serve_p50=$P50; serve_p99=$P99
+run "nginx 404" "http://127.0.0.1:$NGINX_PORT" "$OUT/floor-paths.txt" "$DURATION"
+echo "| no work (a 404: each server's HTTP floor) | $serve_rps | $serve_p50 | $serve_p99 | – | $RPS | $P50 | $P99 | $(python3 -c "print(f'{$serve_rps / max($RPS, 1):.2f}')") | $(rss) |" | tee -a "$OUT/serve-benchmark.md"
 for kind in regeo around text geo; do
     run "nginx $kind" "http://127.0.0.1:$NGINX_PORT" "$OUT/nginx/$kind-paths.txt" "$DURATION"
     nginx_rps=$RPS; nginx_p50=$P50; nginx_p99=$P99
@@ -144,7 +150,7 @@ if [ "$MILLION" -eq 1 ]; then
     {
         echo
         echo "All four interleaved, $REQUESTS requests in $seconds s ($RPS/s, p50 $P50, p99 $P99, $ERRORS errors)."
-        echo "Server memory over that run, MiB resident, every 5 s: $(tr '\n' ' ' < "$samples")(peak $(hwm) MiB)."
+        echo "Server memory over that run, MiB resident (sampled every 5 s; at 0, 25, 50, 75 and 100 %): $(python3 -c "import sys; v = [l.strip() for l in open(sys.argv[1]) if l.strip()]; print(' → '.join(v[min(len(v) - 1, len(v) * q // 4)] for q in range(5)))" "$samples") (peak $(hwm) MiB)."
     } | tee -a "$OUT/serve-benchmark.md"
 fi
 echo | tee -a "$OUT/serve-benchmark.md" >/dev/null
