@@ -16,7 +16,8 @@ extension Repository {
     ///
     /// - Parameters:
     ///   - box: the area in GCJ-02; regions whose bounding box meets it are drawn.
-    ///   - limit: most regions returned (the first by adcode); `complete` says whether more met.
+    ///   - limit: most regions returned (those nearest the middle of the box, by their bounding
+    ///     boxes); `complete` says whether more met. Either way they come in adcode order.
     public func regionOutlines(
         in box: BoundingBox, level: RegionLevel, tolerance: Double, limit: Int = 1000
     ) throws(GazetteerError) -> RegionOutlines {
@@ -55,8 +56,7 @@ extension Repository {
                 guard parent.level.rawValue < target else { return false }
                 return try hasDescendant(parent.code)
             }
-            var drawn: [RegionCache.Entry] = []
-            var complete = true
+            var shown: [RegionCache.Entry] = []
             for code in candidates {
                 guard let e = try regions.entry(code, db), e.hasBoundary, e.level != .town else { continue }
                 let show: Bool
@@ -68,11 +68,22 @@ extension Repository {
                     show = try !hasDescendant(e.code) ? parentOpened(e) : false
                 }
                 guard show, e.boundingBox.map({ $0.intersects(box) }) ?? true else { continue }
-                if drawn.count == limit {
-                    complete = false
-                    break
+                shown.append(e)
+            }
+            // Past the limit, the regions nearest the middle of the box stay (a map's user
+            // looks there), then back in adcode order.
+            let complete = shown.count <= limit
+            var drawn = shown
+            if !complete {
+                let mid = Coordinate(longitude: (box.minLongitude + box.maxLongitude) / 2, latitude: (box.minLatitude + box.maxLatitude) / 2)
+                func distance(_ e: RegionCache.Entry) -> Double {
+                    guard let b = e.boundingBox else { return .infinity }
+                    let dx = max(b.minLongitude - mid.longitude, 0, mid.longitude - b.maxLongitude)
+                    let dy = max(b.minLatitude - mid.latitude, 0, mid.latitude - b.maxLatitude)
+                    return dx * dx + dy * dy
                 }
-                drawn.append(e)
+                drawn = Array(shown.map { ($0, distance($0)) }.sorted { ($0.1, $0.0.code) < ($1.1, $1.0.code) }.prefix(max(0, limit)).map(\.0))
+                drawn.sort { $0.code < $1.code }
             }
             var outlines: [RegionOutline] = []
             for e in drawn {

@@ -62,10 +62,13 @@ import Testing
         #expect(xihu.shape.contains(try #require(xihu.region.center)))
     }
 
-    @Test func theLimitSaysWhenItCut() throws {
-        let some = try repo.regionOutlines(in: Self.box(73, 3, 136, 54), level: .province, tolerance: 0.5, limit: 5)
-        #expect(some.outlines.count == 5)
+    @Test func theLimitSaysWhenItCutAndKeepsTheMiddle() throws {
+        // Around Hangzhou: the regions nearest the middle of the box stay.
+        let some = try repo.regionOutlines(in: Self.box(110, 25, 130, 35), level: .province, tolerance: 0.5, limit: 3)
+        #expect(some.outlines.count == 3)
         #expect(!some.complete)
+        #expect(some.outlines.contains { $0.region.name == "浙江省" })
+        #expect(some.outlines.map(\.region.code) == some.outlines.map(\.region.code).sorted())
         let none = try repo.regionOutlines(in: Self.box(-10, -10, -9, -9), level: .district, tolerance: 0.01)
         #expect(none.outlines.isEmpty && none.complete)
     }

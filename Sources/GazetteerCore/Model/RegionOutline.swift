@@ -15,8 +15,8 @@ public struct RegionOutline: Sendable, Hashable {
 public struct RegionOutlines: Sendable, Hashable {
     /// By adcode.
     public var outlines: [RegionOutline]
-    /// False when more regions met the box than the limit allowed: the first ones by adcode
-    /// were kept.
+    /// False when more regions met the box than the limit allowed: those nearest the middle
+    /// of the box were kept.
     public var complete: Bool
 
     public init(outlines: [RegionOutline], complete: Bool) {
