@@ -59,6 +59,14 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            // The location picker's page, compiled in so an installed binary serves it with no
+            // source tree and no network. Leaflet 1.9.4 is vendored with its licence (see
+            // Picker/README.md).
+            exclude: ["Picker/README.md"],
+            resources: [
+                .embedInCode("Picker/index.html"), .embedInCode("Picker/picker.js"), .embedInCode("Picker/picker.css"),
+                .embedInCode("Picker/leaflet.js"), .embedInCode("Picker/leaflet.css"), .embedInCode("Picker/leaflet-LICENSE.txt"),
             ]
         ),
         .executableTarget(

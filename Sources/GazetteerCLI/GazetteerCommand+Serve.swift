@@ -16,9 +16,14 @@ extension GazetteerCommand {
                 path answers GET, and POST with a form body; GET /health answers {"status":"ok"} (503 when \
                 the database cannot be read). One log line per request goes to stderr.
 
+                GET / (or /picker) is the location picker (地图选点), a page that needs no network: open \
+                http://HOST:PORT/ in a browser, or embed it (see the README). Its base map comes from \
+                GET /picker/regions.geojson?bbox=MINLNG,MINLAT,MAXLNG,MAXLAT&zoom=Z.
+
                 Without --keys-file any key is accepted and ignored; with it, a request whose key is not in \
-                the file gets AMap's INVALID_USER_KEY (10001). Limits: a 64 KiB body (413), an 8 KiB query \
-                string and a 10 s query (AMap's 20000 and 20003 answers).
+                the file gets AMap's INVALID_USER_KEY (10001), and the picker is opened as /?key=KEY. \
+                Limits: a 64 KiB body (413), an 8 KiB query string and a 10 s query (AMap's 20000 and \
+                20003 answers).
 
                 Stops on SIGINT or SIGTERM after in-flight requests finish: exit status 0. Exit status 1 \
                 when it cannot start (no database, unreadable keys file, address in use).

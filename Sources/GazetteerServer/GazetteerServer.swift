@@ -10,7 +10,8 @@ import ServiceLifecycle
 /// `gazetteer serve`: AMap's web service (v3) over HTTP, answered by `AMapService`.
 ///
 /// Every `/v3/…` path (GET, or POST with a form body) goes to `AMapService.answer(path:parameters:)`;
-/// `/health` says whether the database can be read; anything else is 404. Every AMap-shaped
+/// `/health` says whether the database can be read; `/` and `/picker` are the location picker
+/// (`PickerRoutes`); anything else is 404. Every AMap-shaped
 /// answer, errors included, is HTTP 200, as AMap's own, because clients treat non-200 as a
 /// transport failure and retry it.
 public struct GazetteerServer: Sendable {
@@ -78,6 +79,7 @@ public struct GazetteerServer: Sendable {
         for method: HTTPRequest.Method in [.get, .post, .put, .delete, .patch] {
             router.on("/v3/**", method: method, use: amap)
         }
+        PickerRoutes.add(to: router, server: self)
         return router
     }
 

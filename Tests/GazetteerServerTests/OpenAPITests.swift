@@ -3,7 +3,7 @@ import GazetteerAMap
 import Testing
 
 /// Keeps openapi.yaml true to the server: its paths are exactly `AMapService.paths` plus
-/// /health, each /v3 path documents GET and POST, and each documents (and marks required)
+/// /health and the picker's /picker/regions.geojson (the page itself, HTML, is not listed), each /v3 path documents GET and POST, and each documents (and marks required)
 /// the parameters AMap requires. A small line reader, enough for this file's layout (paths at
 /// two spaces, path-level `parameters:` lists of inline `- name:` entries or `- $ref:` to
 /// components/parameters), so the tests need no YAML package.
@@ -112,11 +112,14 @@ import Testing
         try parse(String(contentsOf: packageRoot.appendingPathComponent("openapi.yaml"), encoding: .utf8))
     }
 
-    @Test func pathsAreTheServiceAndHealth() throws {
+    @Test func pathsAreTheServiceHealthAndThePickersMap() throws {
         let spec = try Self.load()
-        #expect(Set(spec.paths.keys) == Set(AMapService.paths + ["/health"]))
+        #expect(Set(spec.paths.keys) == Set(AMapService.paths + ["/health", "/picker/regions.geojson"]))
         #expect(Set(Self.required.keys) == Set(AMapService.paths), "update OpenAPITests.required for new paths")
         #expect(spec.paths["/health"]?.methods == ["get"])
+        let map = try #require(spec.paths["/picker/regions.geojson"])
+        #expect(map.methods == ["get"])
+        #expect(map.parameters == [.init(name: "bbox", required: true), .init(name: "zoom", required: true)])
     }
 
     @Test(arguments: AMapService.paths)

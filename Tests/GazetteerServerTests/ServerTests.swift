@@ -213,10 +213,11 @@ private let formHeaders: HTTPFields = [.contentType: "application/x-www-form-url
         _ = db
     }
 
+    /// Every path but /health, /v3/… and the picker's (`/`, `/picker`, `/picker/<file>`: PickerRouteTests).
     @Test func otherPathsAre404() async throws {
         let (server, db) = try makeServer()
         try await server.application(logger: testLogger).test(.router) { client in
-            for uri in ["/", "/v4/geocode/regeo", "/v3", "/healthz", "/etc/passwd"] {
+            for uri in ["/v4/geocode/regeo", "/v3", "/healthz", "/etc/passwd", "/index.html", "/pickers", "/picker/a/b"] {
                 try await client.execute(uri: uri, method: .get) { r in
                     #expect(r.status == .notFound, "\(uri)")
                 }

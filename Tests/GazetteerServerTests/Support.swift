@@ -36,3 +36,24 @@ let testLogger: Logger = {
 
 /// The package root, from this file's path.
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The bundled national seed, imported once per test run for the tests that need real data
+/// (the picker's base map and browser tests): about 20–40 s in a debug build.
+enum ServerSeed {
+    static let path: String = {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("gazetteer-server-seed-\(ProcessInfo.processInfo.processIdentifier).sqlite").path
+        do {
+            _ = try DefaultDatabase.build(path: path, seed: packageRoot.appendingPathComponent("seed").path)
+        } catch {
+            fatalError("the seed does not import: \(error)")
+        }
+        atexit { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: ServerSeed.path + s) } }
+        return path
+    }()
+
+    static let repository: Repository = try! Repository(path: path)
+}
+
+/// `GAZETTEER_TESTS=fast` runs only the tests that need neither the seed nor the binary.
+let fastTestsOnly = ProcessInfo.processInfo.environment["GAZETTEER_TESTS"] == "fast"

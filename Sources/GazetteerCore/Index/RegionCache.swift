@@ -24,6 +24,9 @@ package final class RegionCache: Sendable {
         /// Boxed: a reverse geocode tests a few shapes per point, and copying a bare
         /// `MultiPolygon` out of the dictionary retains and releases each of its arrays.
         var shapes: [Int64: Shape] = [:]
+        /// Boundaries simplified for drawing (see `simplifiedShape`), and their points in all.
+        var simplified: [SimplifiedKey: MultiPolygon] = [:]
+        var simplifiedPoints = 0
         /// The finished address of each deepest region, per coordinate system (see `placed`).
         var placed: [PlacedKey: Placed] = [:]
         /// Towns as public regions, per coordinate system (see `townRegion`).
@@ -68,6 +71,8 @@ package final class RegionCache: Sendable {
             if s.generation != nil {
                 s.entries.removeAll()
                 s.shapes.removeAll()
+                s.simplified.removeAll()
+                s.simplifiedPoints = 0
                 s.placed.removeAll()
                 s.townRegions.removeAll()
                 s.towns.removeAll()
@@ -163,6 +168,35 @@ package final class RegionCache: Sendable {
         let shape = Shape(try MultiPolygon(encoded: blob))
         keep(db) { $0.shapes[code] = shape }
         return shape
+    }
+
+    package struct SimplifiedKey: Hashable {
+        package var code: Int64
+        package var tolerance: Double
+    }
+
+    /// Most points kept in simplified shapes: past it the kept ones are dropped and the cache
+    /// fills again from what maps ask for now. Each point is 16 bytes and about as much index.
+    package static let simplifiedPointBudget = 2_000_000
+
+    /// Region `code`'s boundary simplified by `tolerance` (`MultiPolygon.simplified`): a map
+    /// asks for the same few tolerances (one per zoom level) again and again as it pans, and
+    /// simplifying a large boundary costs milliseconds.
+    package func simplifiedShape(_ code: Int64, tolerance: Double, _ db: Connection) throws -> MultiPolygon? {
+        let key = SimplifiedKey(code: code, tolerance: tolerance)
+        if let s = cached(db, { $0.simplified[key] }) { return s }
+        guard let full = try boxedShape(code, db) else { return nil }
+        let simple = full.polygon.simplified(tolerance: tolerance)
+        let points = simple.pointCount
+        keep(db) { s in
+            if s.simplifiedPoints + points > Self.simplifiedPointBudget {
+                s.simplified.removeAll()
+                s.simplifiedPoints = 0
+            }
+            s.simplified[key] = simple
+            s.simplifiedPoints += points
+        }
+        return simple
     }
 
     package struct PlacedKey: Hashable {
