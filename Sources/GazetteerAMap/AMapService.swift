@@ -192,7 +192,7 @@ public struct AMapService: Sendable {
             return .object(AMapShape.ok + [("count", .string(String(entries.count))), ("geocodes", .array(entries))])
         }
         let g = try repository.geocode(items[0], city: city, system: o.system)
-        return .object(AMapShape.ok + [("count", .string(g == nil ? "0" : "1")), ("geocodes", .array(g.map { [AMapShape.geocode($0)] } ?? []))])
+        return AMapShape.geoAnswer(g)
     }
 
     func paging(_ q: Request, _ o: Options) throws(AMapError) -> (offset: Int, page: Int) {

@@ -46,6 +46,32 @@ extension Repository {
     ///   - city: a city (name or adcode) the address lies in, to resolve ambiguity.
     ///   - system: the coordinate system of the location returned.
     /// - Returns: nil when nothing in the text is a known region or POI.
+    /// Geocodes many addresses on all cores: one result per address, in their order (nil where
+    /// nothing in the text is known, an error where the address itself is refused, for example
+    /// one over 200 characters). As `reverseGeocode` does for points: one call for a column of a
+    /// spreadsheet, not one per row.
+    public func geocode(_ addresses: [String], city: String? = nil, system: CoordinateSystem = .gcj02) -> [Result<Geocode?, GazetteerError>] {
+        let n = addresses.count
+        guard n > 0 else { return [] }
+        let slices = min(n, ProcessInfo.processInfo.activeProcessorCount * 4)
+        nonisolated(unsafe) let results = UnsafeMutableBufferPointer<Result<Geocode?, GazetteerError>>.allocate(capacity: n)
+        results.initialize(repeating: .success(nil))
+        defer {
+            _ = results.deinitialize()
+            results.deallocate()
+        }
+        DispatchQueue.concurrentPerform(iterations: slices) { slice in
+            for i in (slice * n / slices)..<((slice + 1) * n / slices) {
+                do throws(GazetteerError) {
+                    results[i] = .success(try geocode(addresses[i], city: city, system: system))
+                } catch {
+                    results[i] = .failure(error)
+                }
+            }
+        }
+        return Array(results)
+    }
+
     public func geocode(_ address: String, city: String? = nil, system: CoordinateSystem = .gcj02) throws(GazetteerError) -> Geocode? {
         let text = AddressParser.normalize(address)
         guard !text.isEmpty else { return nil }

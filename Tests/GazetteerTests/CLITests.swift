@@ -428,6 +428,26 @@ enum CLI {
         #expect(component(lines[3])?["city"] as? String == "杭州市")
     }
 
+    @Test(.tags(.seed), .skippedInFastRuns) func geocodeBatchFromStdin() throws {
+        let long = String(repeating: "西", count: 300)
+        let input = "\u{FEFF}浙江省杭州市西湖区灵隐街道\r\n\n\(long)\n完全不存在的地名\n上海市黄浦区"
+        let r = try CLI.seed(["geocode", "--batch", "-"], stdin: input)
+        #expect(r.status == 1, "a failed line must make the exit status 1: \(r)")
+        let lines = try r.jsonLines()
+        try #require(lines.count == 5, "one JSON line per input line, blank ones too: \(r)")
+        func first(_ line: [String: Any]) -> [String: Any]? { (line["geocodes"] as? [[String: Any]])?.first }
+        #expect(first(lines[0])?["adcode"] as? String == "330106" && first(lines[0])?["township"] as? String == "灵隐街道", "BOM and CRLF are not part of the address: \(lines[0])")
+        #expect(lines[1]["status"] as? String == "1" && lines[1]["count"] as? String == "0", "a blank line finds nothing: \(lines[1])")
+        #expect(lines[2]["status"] as? String == "0" && (lines[2]["info"] as? String)?.contains("line 3") == true, "\(lines[2])")
+        #expect(lines[3]["count"] as? String == "0", "\(lines[3])")
+        #expect(first(lines[4])?["district"] as? String == "黄浦区")
+        // Each line is what `geocode --json` answers for that address alone.
+        let single = try CLI.seed(["geocode", "--json", "上海市黄浦区"])
+        #expect(r.stdout.split(separator: "\n").last.map(String.init) == single.stdout.trimmingCharacters(in: .newlines))
+        let none = try CLI.seed(["geocode"])
+        #expect(none.status == 64 && none.stderr.contains("give either an address or --batch FILE"), "\(none)")
+    }
+
     @Test(.tags(.seed), .skippedInFastRuns) func reverseBatchAllGoodExitsZero() throws {
         // CRLF line ends and no final newline, as files from Windows come.
         let input = "116.397477,39.908692\r\n120.1551,30.2741\r\n113.7518,23.0205"

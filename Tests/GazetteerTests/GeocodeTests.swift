@@ -27,6 +27,25 @@ import Testing
         #expect(g.location != nil)
     }
 
+    /// The batch call answers each address as the single call does, in order, errors in place.
+    @Test func batchEqualsOneByOne() throws {
+        let addresses = ["浙江省杭州市西湖区灵隐街道", "", "北京市朝阳区", String(repeating: "西", count: 201), "没有这个地方", "上海市黄浦区"]
+            + (0..<200).map { ["杭州西湖", "北京海淀", "广东深圳南山"][$0 % 3] }
+        let batch = repo.geocode(addresses)
+        try #require(batch.count == addresses.count)
+        for (address, result) in zip(addresses, batch) {
+            switch result {
+            case .success(let g):
+                #expect(g?.formattedAddress == (try repo.geocode(address))?.formattedAddress, "\(address)")
+                #expect(g?.location == (try repo.geocode(address))?.location, "\(address)")
+            case .failure:
+                #expect(throws: GazetteerError.self) { try repo.geocode(address) }
+            }
+        }
+        guard case .failure = batch[3] else { Issue.record("a 201-character address must fail in place"); return }
+        #expect((try? batch[1].get()) == .some(nil), "a blank address finds nothing")
+    }
+
     @Test func extraDetailIsReportedUnmatched() throws {
         let g = try #require(try repo.geocode("浙江省杭州市西湖区灵隐街道法云弄16号"))
         #expect(g.town?.name == "灵隐街道")
