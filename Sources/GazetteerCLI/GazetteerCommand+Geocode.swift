@@ -30,7 +30,7 @@ extension GazetteerCommand {
         var city: String?
 
         func validate() throws {
-            if (address == nil) == (batch == nil) { throw ValidationError("give either an address or --batch FILE.") }
+            if (address == nil) == (batch == nil) { throw ValidationError("give either <address> or --batch FILE.") }
         }
 
         func run() throws {

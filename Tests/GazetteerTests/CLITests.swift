@@ -445,7 +445,7 @@ enum CLI {
         let single = try CLI.seed(["geocode", "--json", "上海市黄浦区"])
         #expect(r.stdout.split(separator: "\n").last.map(String.init) == single.stdout.trimmingCharacters(in: .newlines))
         let none = try CLI.seed(["geocode"])
-        #expect(none.status == 64 && none.stderr.contains("give either an address or --batch FILE"), "\(none)")
+        #expect(none.status == 64 && none.stderr.contains("give either <address> or --batch FILE"), "\(none)")
     }
 
     @Test(.tags(.seed), .skippedInFastRuns) func reverseBatchAllGoodExitsZero() throws {
