@@ -19,16 +19,7 @@ extension MultiPolygon {
     ///   line; 0 or less (or NaN) returns the shape unchanged.
     public func simplified(tolerance: Double) -> MultiPolygon {
         guard tolerance > 0, !polygons.isEmpty else { return self }
-        var out: [Polygon] = []
-        out.reserveCapacity(polygons.count)
-        for polygon in polygons {
-            guard let outer = polygon.rings.first, let kept = Self.simplify(ring: outer, tolerance: tolerance) else { continue }
-            var rings = [kept]
-            for hole in polygon.rings.dropFirst() {
-                if let h = Self.simplify(ring: hole, tolerance: tolerance) { rings.append(h) }
-            }
-            out.append(Polygon(rings: rings))
-        }
+        var out = polygonsMappingRings { Self.simplify(ring: $0, tolerance: tolerance) }
         if out.isEmpty, let largest = polygons.max(by: { Self.boxArea($0.rings.first ?? []) < Self.boxArea($1.rings.first ?? []) }),
            let ring = largest.rings.first, let quad = Self.extremes(ring) {
             out.append(Polygon(rings: [quad]))
@@ -47,16 +38,19 @@ extension MultiPolygon {
            box.minLatitude <= bounds.minLatitude, box.maxLatitude >= bounds.maxLatitude {
             return self
         }
+        return MultiPolygon(polygons: polygonsMappingRings { Self.clip(ring: $0, to: box) })
+    }
+
+    /// The polygons with every ring transformed; a ring the transform drops (nil) is left out,
+    /// and a polygon whose outer ring is dropped goes with its holes.
+    private func polygonsMappingRings(_ transform: ([Coordinate]) -> [Coordinate]?) -> [Polygon] {
         var out: [Polygon] = []
+        out.reserveCapacity(polygons.count)
         for polygon in polygons {
-            guard let outer = polygon.rings.first, let kept = Self.clip(ring: outer, to: box) else { continue }
-            var rings = [kept]
-            for hole in polygon.rings.dropFirst() {
-                if let h = Self.clip(ring: hole, to: box) { rings.append(h) }
-            }
-            out.append(Polygon(rings: rings))
+            guard let outer = polygon.rings.first, let kept = transform(outer) else { continue }
+            out.append(Polygon(rings: [kept] + polygon.rings.dropFirst().compactMap(transform)))
         }
-        return MultiPolygon(polygons: out)
+        return out
     }
 
     /// Points in all rings (a closed ring counts its repeated last point).
@@ -69,34 +63,10 @@ extension MultiPolygon {
     public func geoJSONGeometry(decimals: Int) -> String {
         let d = Swift.max(0, Swift.min(7, decimals))
         let scale = pow(10, Double(d))
-        func number(_ v: Double) -> String {
-            guard v.isFinite else { return "null" }
-            return Self.format((v * scale).rounded() / scale)
+        // Rounding can make neighbours equal: write each position once.
+        return geoJSON(skippingRepeats: true) { v in
+            v.isFinite ? Self.format((v * scale).rounded() / scale) : "null"
         }
-        var out = #"{"type":"MultiPolygon","coordinates":["#
-        for (p, polygon) in polygons.enumerated() {
-            if p > 0 { out += "," }
-            out += "["
-            for (r, ring) in polygon.rings.enumerated() {
-                if r > 0 { out += "," }
-                out += "["
-                var previous: (String, String)?
-                var first = true
-                for c in ring {
-                    let pair = (number(c.longitude), number(c.latitude))
-                    // Rounding can make neighbours equal: write each position once.
-                    if let previous, previous == pair { continue }
-                    previous = pair
-                    if !first { out += "," }
-                    first = false
-                    out += "[" + pair.0 + "," + pair.1 + "]"
-                }
-                out += "]"
-            }
-            out += "]"
-        }
-        out += "]}"
-        return out
     }
 
     // MARK: Douglas–Peucker

@@ -90,6 +90,13 @@ extension MultiPolygon {
     /// A GeoJSON geometry object (`"type":"MultiPolygon"`) as a JSON string, for map display
     /// and export; non-finite numbers, which JSON cannot hold, are written as `null`.
     public var geoJSONGeometry: String {
+        geoJSON(skippingRepeats: false) { $0.isFinite ? Self.format($0) : "null" }
+    }
+
+    /// The GeoJSON writer behind `geoJSONGeometry` and `geoJSONGeometry(decimals:)`: `number`
+    /// writes each coordinate; with `skippingRepeats` a position written the same as the one
+    /// before it in its ring is left out.
+    func geoJSON(skippingRepeats: Bool, _ number: (Double) -> String) -> String {
         var out = #"{"type":"MultiPolygon","coordinates":["#
         for (p, polygon) in polygons.enumerated() {
             if p > 0 { out += "," }
@@ -97,13 +104,13 @@ extension MultiPolygon {
             for (r, ring) in polygon.rings.enumerated() {
                 if r > 0 { out += "," }
                 out += "["
-                for (i, c) in ring.enumerated() {
-                    if i > 0 { out += "," }
-                    out += "["
-                    out += c.longitude.isFinite ? Self.format(c.longitude) : "null"
-                    out += ","
-                    out += c.latitude.isFinite ? Self.format(c.latitude) : "null"
-                    out += "]"
+                var previous: (String, String)?
+                for c in ring {
+                    let pair = (number(c.longitude), number(c.latitude))
+                    if skippingRepeats, let previous, previous == pair { continue }
+                    if previous != nil { out += "," }
+                    previous = pair
+                    out += "[" + pair.0 + "," + pair.1 + "]"
                 }
                 out += "]"
             }
