@@ -5,7 +5,7 @@ import Gazetteer
 ///
 /// Conventions: every value is a string (numbers too); a string we cannot fill is `""`;
 /// AMap's empty objects keep their shape (`{"name":[],"type":[]}`, `[[]]`); our own extras go
-/// under names AMap does not use (`township_approximate`, `towncode9`, `match_class` …).
+/// under names AMap does not use (`township_approximate`, `township_status`, `towncode9`, `match_class` …).
 public enum AMapShape {
     public static func location(_ c: Coordinate) -> String {
         decimals6(c.longitude) + "," + decimals6(c.latitude)
@@ -101,7 +101,11 @@ public enum AMapShape {
         string(location(r.location))
         literal(#","direction":"","distance":""},"businessAreas":[[]],"towncode9":"#)
         string(a.townCode9 ?? "")
-        literal(a.townIsApproximate ? #","township_approximate":"true"}"# : #","township_approximate":"false"}"#)
+        literal(a.townIsApproximate ? #","township_approximate":"true""# : #","township_approximate":"false""#)
+        // Whether a town was named, and how: "none" says the point is placed but no town
+        // centre is near enough to name one likely right (see `TownSet`).
+        literal(#","township_status":"#)
+        literal(a.town != nil ? (a.townIsApproximate ? #""approximate"}"# : #""exact"}"#) : (a.adcode != nil ? #""none"}"# : #"""}"#))
         if all {
             if placeholderRoad {
                 literal(#","roads":[{"id":"","name":"","direction":"","distance":"","location":"#)

@@ -76,7 +76,8 @@ extension GazetteerCommand {
                 ("province", cell(a.province)),
                 ("city", cell(a.city)),
                 ("district", cell(a.district)),
-                ("town", cell(a.town, note: a.townIsApproximate ? "  (nearest town centre: approximate)" : "")),
+                ("town", a.town == nil ? "—  (no town could be named likely right here)"
+                    : cell(a.town, note: a.townIsApproximate ? "  (nearest town centre: approximate)" : "")),
             ]
             if let code = a.townCode9 { rows.append(("town code", code + "  (9 digits)")) }
             if let code = a.citycode { rows.append(("citycode", code)) }

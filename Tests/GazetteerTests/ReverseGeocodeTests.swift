@@ -133,15 +133,31 @@ import Testing
 
     /// What a picker submits: adcode, the 12-digit towncode AMap gives and the 9-digit town
     /// code (GB/T 10114) that forms ask for, which is its district's adcode plus three digits.
+    /// (At 景山街道's approximate centre: a town is named only where it is likely right.)
     @Test(.tags(.cli), .skippedInFastRuns) func submitCodesForAPointInBeijing() throws {
-        let a = try address(116.397477, 39.908692)
+        let a = try address(116.410356, 39.926685)
         #expect(a.adcode == "110101")
         let town = try #require(a.town)
         #expect(town.code.count == 12 && town.code.hasSuffix("000"), "\(town.code)")
         let nine = try #require(a.townCode9)
         #expect(nine.count == 9 && nine.hasPrefix("110101") && town.code == nine + "000", "\(nine) / \(town.code)")
-        let r = try CLI.seed(["reverse", "--location", "116.397477,39.908692", "--radius", "0"])
+        let r = try CLI.seed(["reverse", "--location", "116.410356,39.926685", "--radius", "0"])
         #expect(r.status == 0 && r.stdout.contains("town code") && r.stdout.contains(nine + "  (9 digits)"), "\(r)")
+    }
+
+    /// 天安门 lies in 东华门街道, which has no known centre; the nearest known one (景山街道,
+    /// 2.3 km) is a neighbour's. 东城区 has 17 towns in 42 km² and 15 of them unknown, so no
+    /// town is named, and the answer says so rather than naming the wrong one.
+    @Test(.tags(.cli), .skippedInFastRuns) func noTownIsNamedWhereTheNearestKnownCentreIsLikelyANeighbours() throws {
+        let a = try address(116.397477, 39.908692)
+        #expect(a.adcode == "110101")
+        #expect(a.town == nil)
+        let r = try CLI.seed(["reverse", "--location", "116.397477,39.908692", "--radius", "0", "--json"])
+        #expect(r.status == 0 && r.stdout.contains(#""township":"""#) && r.stdout.contains(#""township_status":"none""#), "\(r)")
+        let text = try CLI.seed(["reverse", "--location", "116.397477,39.908692", "--radius", "0"])
+        #expect(text.stdout.contains("no town could be named"), "\(text)")
+        // 300 m from 景山街道's centre, well inside it, still is.
+        #expect(try address(116.4104, 39.9240).town?.name == "景山街道")
     }
 
     @Test func hongKongTownComesFromItsBoundary() throws {

@@ -31,7 +31,7 @@ package final class RegionCache: Sendable {
         var placed: [PlacedKey: Placed] = [:]
         /// Towns as public regions, per coordinate system (see `townRegion`).
         var townRegions: [PlacedKey: Region] = [:]
-        var towns: [Int64: [TownCentre]] = [:]
+        var towns: [Int64: TownSet] = [:]
         var grid: RegionGrid?
         /// Which grid cells hold POIs, once batches have asked enough to be worth loading it.
         var poiCells: POICells?
@@ -256,13 +256,19 @@ package final class RegionCache: Sendable {
         return chain
     }
 
-    /// Towns under `parent` that have a centre.
-    package func townCentres(under parent: Int64, _ db: Connection) throws -> [TownCentre] {
+    /// The towns under `parent`: those with a centre, and how far each may name its town.
+    package func towns(under parent: Int64, _ db: Connection) throws -> TownSet {
         if let t = cached(db, { $0.towns[parent] }) { return t }
         let list = try db.cachedStatement("SELECT code, lng, lat FROM region WHERE parent = ? AND level = 3 AND lng IS NOT NULL")
             .rows([.integer(parent)]) { TownCentre(code: $0.int64(0), center: Coordinate(longitude: $0.double(1), latitude: $0.double(2))) }
-        keep(db) { $0.towns[parent] = list }
-        return list
+        var set = TownSet(centres: list, count: 0, area: nil)
+        if !list.isEmpty {
+            let count = try db.cachedStatement("SELECT count(*) FROM region WHERE parent = ? AND level = 3")
+                .first([.integer(parent)]) { Int($0.int64(0)) } ?? 0
+            set = TownSet(centres: list, count: count, area: try boxedShape(parent, db)?.polygon.area)
+        }
+        keep(db) { $0.towns[parent] = set }
+        return set
     }
 }
 

@@ -24,12 +24,7 @@ package struct RegionLocator {
         try cache.candidates(b, db)
     }
 
-    /// Farthest a town centre may be from a point and still name its town. Towns (乡镇街道) are a
-    /// few kilometres across; past this the nearest known centre is more likely another town's
-    /// than the point's own, and no town is better than a wrong one.
-    package static let townReach = 5_000.0
-
-    /// The town under `parent` whose (approximate) centre is nearest to `p`, within `townReach`.
+    /// The town under `parent` that `TownSet` names for `p`, if any.
     package func nearestTown(under parent: Int64, to p: Coordinate) throws -> RegionCache.Entry? {
         guard let code = try nearestTownCode(under: parent, to: p) else { return nil }
         return try cache.entry(code, db)
@@ -37,19 +32,8 @@ package struct RegionLocator {
 
     /// The code of the town `nearestTown(under:to:)` finds.
     package func nearestTownCode(under parent: Int64, to p: Coordinate) throws -> Int64? {
-        let towns = try cache.townCentres(under: parent, db)
-        // Equirectangular distance ranks as the great circle does at town scale, without trigonometry per town.
-        let k = cos(p.latitude * .pi / 180)
-        func d2(_ c: Coordinate) -> Double {
-            let x = (c.longitude - p.longitude) * k, y = c.latitude - p.latitude
-            return x * x + y * y
-        }
-        guard let nearest = towns.min(by: { d2($0.center) < d2($1.center) }),
-              nearest.center.distance(to: p) <= Self.townReach
-        else { return nil }
-        return nearest.code
+        try cache.towns(under: parent, db).town(at: p)
     }
-
 
     /// The address of a GCJ-02 point.
     package func locate(_ p: Coordinate) throws -> (chain: [RegionCache.Entry], townApproximate: Bool) {
