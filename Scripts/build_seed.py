@@ -608,6 +608,68 @@ def citycode_section(A, regions, citycode, rep):
 
 
 # ---------------------------------------------------------------- main
+def restored_towns(regions, restored):
+    return [t for t, r in regions.items() if r["level"] == "town" and r["parent"] in restored]
+
+
+def restore_statutory_districts(regions, D):
+    """Functional zones that AreaCity 2026 lists in place of statutory districts.
+
+    AreaCity 2026 has 两江新区 (500157) with the towns of 江北区 (500105) and most of 渝北区
+    (500112), and no 江北区 or 渝北区; AMap and the statute still have both districts, and the
+    zone is an economic area. A district whose towns (by name, in the 2023 statistics list
+    admin/streets.csv) come from old districts that the 2026 list no longer has, each of which
+    moved at least half its towns there, is taken as such a zone (an old district of the zone's own
+    name is the same unit under a new code, 大柴旦 632857 → 632825, not a zone): the old districts come back
+    (name from admin/areas.csv, towns with their 2023 codes from admin/streets.csv, parent the
+    zone's), and the zone stays in the tree, with its towns, but gets no boundary, so reverse
+    geocoding answers the statutory district and geocoding and search still find the zone.
+    Returns (zones, restored districts)."""
+    areas = {r["code"]: r for r in read_csv(os.path.join(D, "admin/areas.csv"))}
+    streets = read_csv(os.path.join(D, "admin/streets.csv"))
+    old_town_district = defaultdict(list)
+    towns_of = defaultdict(list)
+    for st in streets:
+        old_town_district[(st["provinceCode"][:2], st["name"])].append(st["areaCode"])
+        towns_of[st["areaCode"]].append(st)
+    kids = defaultdict(list)
+    for c, r in regions.items():
+        if r["parent"]:
+            kids[r["parent"]].append(c)
+    pinyin_of = {}
+    for r in regions.values():
+        pinyin_of.setdefault(r["name"], r["pinyin"])
+        pinyin_of.setdefault(r["short_name"], r["pinyin"])
+    zones, restored = [], []
+    for c in sorted(regions):
+        r = regions[c]
+        if r["level"] != "district":
+            continue
+        tnames = [regions[k]["name"] for k in kids[c] if regions[k]["level"] == "town"]
+        hits = Counter()
+        for n in tnames:
+            lst = old_town_district.get((c[:2], n), [])
+            if len(lst) == 1:
+                hits[lst[0]] += 1
+        olds = sorted(o for o, k in hits.items() if k >= 2 and k >= 0.5 * len(towns_of[o])
+                      and o not in regions and o in areas and o != c and areas[o]["name"] != r["name"])
+        if not olds or sum(hits.values()) < 0.6 * len(tnames) or sum(hits[o] for o in olds) < 0.75 * sum(hits.values()):
+            continue
+        zones.append(c)
+        for o in olds:
+            name = areas[o]["name"]
+            regions[o] = {"code": o, "parent": r["parent"], "level": "district", "name": name,
+                          "short_name": short(name), "pinyin": pinyin_of.get(short(name), ""), "deep": r["deep"]}
+            restored.append(o)
+            for st in towns_of[o]:
+                t = st["code"].ljust(12, "0")
+                if t in regions:
+                    continue
+                regions[t] = {"code": t, "parent": o, "level": "town", "name": st["name"],
+                              "short_name": short(st["name"]), "pinyin": pinyin_of.get(st["name"], ""), "deep": 3}
+    return zones, restored
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", required=True, help="directory of the raw source data")
@@ -623,6 +685,9 @@ def main():
     # ---- admin tree
     ac_rows = read_csv(os.path.join(D, "admin/areacity_ok_data_level4_2026-04.csv"))
     regions, dropped = build_tree(ac_rows)
+    zones, restored = restore_statutory_districts(regions, D)
+    log("functional zones", {z: regions[z]["name"] for z in zones}, "statutory districts restored",
+        {o: regions[o]["name"] for o in restored})
     kids = defaultdict(list)
     for c, r in regions.items():
         if r["parent"]:
@@ -680,7 +745,7 @@ def main():
     # pass 1: code matches; pass 2: names
     for pass_no in (1, 2):
         for c in order:
-            if c in poly_of:
+            if c in poly_of or c in zones:
                 continue
             r = regions[c]
             lvl = r["level"]
@@ -705,7 +770,7 @@ def main():
                 used[m[0]].add(m[1])
     # pass 2b: code match although the names differ (no better name match found)
     for c in order:
-        if c in poly_of:
+        if c in poly_of or c in zones:
             continue
         for l2 in {"province": ["province"], "city": ["city", "district"], "district": ["district"]}[regions[c]["level"]]:
             if c in src[l2] and c not in used[l2]:
@@ -719,7 +784,7 @@ def main():
     for lvl in ("district",):
         pend = defaultdict(list)
         for c in order:
-            if c not in poly_of and regions[c]["level"] == lvl and regions[c]["parent"]:
+            if c not in poly_of and c not in zones and regions[c]["level"] == lvl and regions[c]["parent"]:
                 pend[regions[c]["parent"]].append(c)
         for par, cs in sorted(pend.items()):
             if len(cs) != 1:
@@ -733,45 +798,6 @@ def main():
                 poly_of[cs[0]] = (lvl, cands[0])
                 match_how[cs[0]] = "sole remaining unit of the parent"
                 used[lvl].add(cands[0])
-    # pass 4: districts formed by merging whole old districts (e.g. 两江新区 =
-    # 江北区 + 渝北区): the towns of the new district, found by name in the 2023
-    # statistics list (admin/streets.csv), all come from old districts whose
-    # polygons are unused, and those old districts moved (almost) entirely.
-    merged = {}
-    streets = read_csv(os.path.join(D, "admin/streets.csv"))
-    old_town_district = defaultdict(list)
-    old_district_towns = Counter()
-    for st in streets:
-        old_town_district[(st["provinceCode"][:2], st["name"])].append(st["areaCode"])
-        old_district_towns[st["areaCode"]] += 1
-    for c in order:
-        r = regions[c]
-        if c in poly_of or r["level"] != "district":
-            continue
-        tnames = [regions[k]["name"] for k in kids[c] if regions[k]["level"] == "town"]
-        if not tnames:
-            continue
-        hits = Counter()
-        for n in tnames:
-            lst = old_town_district.get((c[:2], n), [])
-            if len(lst) == 1:
-                hits[lst[0]] += 1
-        found = sum(hits.values())
-        # old districts that moved at least half of their towns into c and whose
-        # polygons are otherwise unused; together they must supply >= 75 % of c's towns
-        olds = sorted(o for o, k in hits.items() if k >= 2 and k >= 0.5 * old_district_towns[o]
-                      and o in src["district"] and o not in used["district"])
-        if (found >= 0.6 * len(tnames) and olds and
-                sum(hits[o] for o in olds) >= 0.75 * found):
-            geom = shapely.union_all([src["district"][o][1] for o in olds])
-            geom = polygonal_part(geom)
-            merged[c] = geom
-            poly_of[c] = ("district", "+".join(olds))
-            match_how[c] = ("APPROXIMATE: union of old districts whose towns moved here (" +
-                            ", ".join(f"{o}: {hits[o]}/{old_district_towns[o]} towns" for o in olds) +
-                            f"; {len(tnames)} towns in 2026, {found} found in admin/streets.csv 2023)")
-            for o in olds:
-                used["district"].add(o)
     # Hong Kong / Macau: AreaCity lists their districts as towns; attach the
     # district polygons of the same name as town boundaries.
     for c, r in regions.items():
@@ -784,7 +810,7 @@ def main():
                 used["district"].add(cands[0])
     log("polygons matched", len(poly_of), Counter(match_how.values()))
 
-    full = {c: (merged[c] if c in merged else src[l][sc][1]) for c, (l, sc) in poly_of.items()}
+    full = {c: src[l][sc][1] for c, (l, sc) in poly_of.items()}
     for g in full.values():
         shapely.prepare(g)
 
@@ -810,7 +836,7 @@ def main():
     geon = read_csv(os.path.join(D, "geonames/cn_cities1000_wgs84.csv"))
     town_index = defaultdict(list)  # (prov, key) -> [town code]
     for c, r in regions.items():
-        if r["level"] == "town":
+        if r["level"] == "town" and r["parent"] not in zones:
             k = pykey(r["pinyin"])
             if k:
                 town_index[(c[:2], k)].append(c)
@@ -857,6 +883,12 @@ def main():
             town_center[t] = (pts[0][0], pts[0][1])
         else:
             gstats["town hit by several places (skipped)"] += 1
+    for t, r in regions.items():
+        if r["level"] == "town" and r["parent"] in zones:
+            twins = [o for o in restored_towns(regions, restored) if regions[o]["name"] == r["name"] and o in town_center]
+            if len(twins) == 1:
+                town_center[t] = town_center[twins[0]]
+                gstats["functional-zone town: its statutory namesake's centre"] += 1
     log("town centres", len(town_center), dict(gstats))
 
     # ---- centres for provinces / cities / districts
@@ -881,11 +913,9 @@ def main():
             lst = cp_by_name.get((c[:2], r["name"]), [])
             if len(lst) == 1:
                 cp = lst[0]
-        if c in merged:  # approximate outline -> approximate centre
-            rp = full[c].representative_point()
-            center[c] = (rp.x, rp.y, 1)
-            center_src["representative point of an approximate (merged) polygon (approx)"] += 1
-        elif c in full:
+        if c in zones:  # no boundary: derived from its towns below, approximate
+            continue
+        if c in full:
             if cp is not None and full[c].contains(Point(*cp)):
                 center[c] = (cp[0], cp[1], 0)
                 center_src["cpca centre inside polygon"] += 1
@@ -1107,6 +1137,16 @@ def main():
       "district polygons as town boundaries. Taiwan keeps its cities and districts (no towns). "
       f"{len(dropped)} filler/invalid AreaCity rows were removed (incl. `91 国外`). "
       "`citycode` is the telephone area code (see [citycode](#citycode-telephone-area-code)).\n")
+    if zones:
+        A("Functional zones: " + ", ".join(f"{regions[z]['name']} ({z})" for z in zones) +
+          " stand in AreaCity 2026 in place of statutory districts (their towns, by name in the 2023 list "
+          "`admin/streets.csv`, all come from districts the 2026 list no longer has). AMap and the statute still "
+          "have those districts, so they are restored: " +
+          ", ".join(f"{regions[o]['name']} ({o}, {sum(1 for t in regions.values() if t['parent'] == o)} towns)" for o in restored) +
+          ", named as in `admin/areas.csv`, with their 2023 towns and codes and their own polygons. The zone keeps "
+          "its towns but has no boundary (reverse geocoding answers the statutory district; geocoding and search "
+          "still find the zone); its centre is the mean of its towns' and approximate; its towns take the centre "
+          "of their statutory namesake.\n")
     A("Codes: province/city/district = 6-digit adcode (first 6 digits of the statistics code); town = 12-digit statistics code.\n")
     A("Centres: for provinces, cities and districts the cpca centre is used when it lies inside the region's "
       "(full-resolution) polygon, else the polygon's representative point (`center_approx=0`). Without polygon the "

@@ -85,7 +85,7 @@ extension Repository {
                 // another place outright (浙江省杭州市… with --city 北京) is read as written.
                 let unscoped = try parser.parse(text, scope: nil)
                 let namesPlace = unscoped.chain.first.map { $0.level <= .city } ?? false
-                if namesPlace && unscoped.consumed > path.consumed { path = unscoped }
+                if namesPlace && unscoped.read > path.read { path = unscoped }
             }
             // The levels above the deepest match come from the tree.
             var chain = try path.chain.last.map { try regions.lineage($0, db) } ?? []

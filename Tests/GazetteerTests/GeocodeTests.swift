@@ -27,6 +27,44 @@ import Testing
         #expect(g.location != nil)
     }
 
+    /// Text as people write it (issue 13): noise before and after, separators, levels repeated
+    /// or filled in by the code list, short names chained, a short district before a road.
+    @Test(arguments: [
+        ("北京北京市海淀区", "110108", "", ""),
+        ("浙江省杭州市杭州市滨江区", "330108", "", ""),
+        ("湖北省省直辖县仙桃市", "429004", "", ""),
+        ("上海市市辖区杨浦区", "310110", "", ""),
+        ("重庆市重庆城区黔江区", "500114", "", ""),
+        ("东莞市东莞市万江街道", "441900", "441900", ""),
+        ("浙江省-杭州市-滨江区", "330108", "", ""),
+        ("浙江省/杭州市/滨江区", "330108", "", ""),
+        ("北京·朝阳区", "110105", "", ""),
+        ("13311111111 上海市黄浦区 建设路 紫薇花园 何晓旭", "310101", "", "建设路紫薇花园何晓旭"),
+        ("我家的地址是北京市朝阳区", "110105", "", ""),
+        ("收货地址：浙江省杭州市滨江区", "330108", "", ""),
+        ("台州路桥区峰江镇", "331004", "331004", ""),
+        ("黑龙江哈尔滨道里榆树", "230102", "230102", ""),
+        ("福建漳州芗城巷口", "350602", "350602", ""),
+        ("柯桥轻纺城", "330603", "", "轻纺城"),
+        ("义乌国际商贸城", "330782", "", "国际商贸城"),
+        ("晋城市城区", "140502", "", ""),            // a district named 城区 is not a filler
+        ("香港特别行政区新界屯门区", "810000", "8101", ""),
+    ])
+    func realWorldText(_ address: String, _ adcode: String, _ town: String, _ unmatched: String) throws {
+        let g = try #require(try repo.geocode(address), "\(address)")
+        #expect(g.adcode == adcode, "\(address) → \(g.formattedAddress)")
+        if !town.isEmpty { #expect(g.town?.code.hasPrefix(town) == true, "\(address) → \(g.formattedAddress)") }
+        #expect(g.unmatched == unmatched, "\(address) → \(g.formattedAddress) + \(g.unmatched)")
+    }
+
+    /// 两江新区 is a functional zone: geocoding finds it and its towns, while the statutory
+    /// districts it overlaps answer reverse geocoding (ReverseGeocodeTests).
+    @Test func functionalZoneAndStatutoryDistricts() throws {
+        #expect(try repo.geocode("两江新区礼嘉街道")?.district?.code == "500157")
+        #expect(try repo.geocode("重庆市江北区观音桥街道")?.town?.code.hasPrefix("500105") == true)
+        #expect(try repo.geocode("重庆渝北区")?.adcode == "500112")
+    }
+
     /// The batch call answers each address as the single call does, in order, errors in place.
     @Test func batchEqualsOneByOne() throws {
         let addresses = ["浙江省杭州市西湖区灵隐街道", "", "北京市朝阳区", String(repeating: "西", count: 201), "没有这个地方", "上海市黄浦区"]

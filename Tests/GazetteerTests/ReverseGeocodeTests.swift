@@ -160,6 +160,13 @@ import Testing
         #expect(try address(116.4104, 39.9240).town?.name == "景山街道")
     }
 
+    /// 两江新区 (a functional zone in the 2026 list) must not shadow 江北区 and 渝北区, as AMap.
+    @Test func statutoryDistrictsNotTheFunctionalZone() throws {
+        #expect(try address(106.5743, 29.6063).adcode == "500105")   // 观音桥, 江北区
+        #expect(try address(106.6312, 29.7181).adcode == "500112")   // 渝北区
+        #expect(try address(106.5516, 29.5630).adcode == "500103")   // 渝中区, untouched
+    }
+
     @Test func hongKongTownComesFromItsBoundary() throws {
         let a = try address(114.1588, 22.2817) // Central
         #expect(a.province?.code == "810000")

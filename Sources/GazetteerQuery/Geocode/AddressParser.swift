@@ -18,22 +18,34 @@ struct AddressParser {
         /// Where the text stood after each element of `chain` (scope elements included).
         var ends: [Int] = []
         var consumed = 0
+        /// Characters read over without naming a region: separators, a level repeated
+        /// (北京北京市, 杭州市杭州市) and the code list's fillers (市辖区, 省直辖县). They end the
+        /// match later but count for nothing, so a real region always beats them.
+        var filler = 0
+        /// Where the address starts: text before it (a name, a phone number, 地址：) is noise.
+        var start = 0
         var skipped = 0
         var shortMatches = 0
         /// The path starts with a short name of a district or town, with nothing above it:
         /// 天安 (乡) in 天安门. Only kept when a deeper region follows or the text ends there.
         var weakStart = false
+        /// The last region was read by its short name, so a suffix may follow.
+        var lastShort = false
 
         func isAcceptable(textLength: Int) -> Bool {
-            !(weakStart && chain.count == 1 && consumed < textLength)
+            !(weakStart && chain.count == 1 && (consumed < textLength || start > 0))
         }
 
         /// Better reads more text, then skips fewer levels, then uses fewer short names, then
-        /// ends higher in the tree (a bare 朝阳 is the city before the towns).
+        /// ends higher in the tree (a bare 朝阳 is the city before the towns), then starts
+        /// earlier, then reads over more filler (峰江镇's 镇 is not left unmatched).
         func isBetter(than o: Path) -> Bool {
-            (consumed, -skipped, -shortMatches, -(chain.last?.level.rawValue ?? 9))
-                > (o.consumed, -o.skipped, -o.shortMatches, -(o.chain.last?.level.rawValue ?? 9))
+            (read, -skipped, -shortMatches, -(chain.last?.level.rawValue ?? 9), -start, consumed)
+                > (o.read, -o.skipped, -o.shortMatches, -(o.chain.last?.level.rawValue ?? 9), -o.start, o.consumed)
         }
+
+        /// Characters that named regions.
+        var read: Int { consumed - start - filler }
     }
 
     /// Strips what is not part of the address proper: spaces, a leading 中国, full-width digits.
@@ -43,10 +55,23 @@ struct AddressParser {
                 return Character(Unicode.Scalar(u.value - 0xFEE0)!)
             }
             return Character(u)
-        }.filter { !$0.isWhitespace && !$0.isNewline && $0 != "," && $0 != "，" })
+        }.filter { !$0.isWhitespace && !$0.isNewline && !Self.separators.contains($0) })
         for prefix in ["中华人民共和国", "中国"] where s.hasPrefix(prefix) { s.removeFirst(prefix.count) }
         return Array(s)
     }
+
+    /// Separators people put between the parts of an address (浙江省-杭州市-滨江区, 省/市/区,
+    /// 北京·朝阳): dropped everywhere, as spaces and commas are.
+    static let separators: Set<Character> = [",", "，", "、", "/", "／", "·", "•", "・", "|", "｜", "-", "－", "—", "–", "~", "～", ";", "；", ":", "：", "_"]
+
+    /// What the code list and AMap put where a level is missing (上海市市辖区, 湖北省省直辖县仙桃市,
+    /// 重庆市重庆城区黔江区, 重庆郊县): read over between levels. Longest first.
+    /// Hong Kong's and Macau's areas (新界, 九龙), which group districts but are not in the tree.
+    static let fillers = ["自治区直辖县级行政区划", "省直辖县级行政区划", "县级行政区划", "省直辖县", "直辖县", "市辖区", "城区", "郊县", "辖区",
+                          "新界", "九龙", "香港岛", "澳门半岛"]
+
+    /// A level's suffix after a short name, read over: 峰江镇 where the town is now 峰江街道.
+    static let suffixes = ["街道", "镇", "乡", "区", "县", "市"]
 
     /// Words that, right after a short name, show it is part of a street or landmark name
     /// (长安街, 南京路, 天安门, 中山大道), not a region.
@@ -67,16 +92,41 @@ struct AddressParser {
             if text.hasPrefix(e.name) { return (e, e.name.count, false) }
             if let s = e.shortName, s.count >= 2, text.hasPrefix(s) {
                 let after = text.dropFirst(s.count)
-                if Self.streetWords.contains(where: { after.hasPrefix($0) }) { return nil }
+                if Self.streetWords.contains(where: { after.hasPrefix($0) }), try !childNamed(e, startOf: after) { return nil }
                 return (e, s.count, true)
             }
             return nil
         }
     }
 
-    /// The best path through `text`, starting below `scope` when given.
+    /// Whether `text` starts with the name or short name of a region directly under `e` (台州
+    /// followed by 路桥区 is the city, not 台州路; 芗城巷口 is 芗城区's 巷口街道).
+    func childNamed(_ e: RegionCache.Entry, startOf text: Substring) throws -> Bool {
+        try db.cachedStatement("SELECT name, short_name FROM region WHERE parent = ?").rows([.integer(e.code)]) { ($0.text(0), $0.optionalText(1)) }
+            .contains { name, short in text.hasPrefix(name) || (short.map { $0.count >= 2 && text.hasPrefix($0) } ?? false) }
+    }
+
+    /// The best path through `text`, starting below `scope` when given. Text before the first
+    /// region is skipped as noise (我家的地址是…, a phone number, a name), but only when the
+    /// start of the text names nothing.
     func parse(_ text: [Character], scope: RegionCache.Entry?) throws -> Path {
+        var best = try parse(text, scope: scope, from: 0)
+        guard best.read == 0 else { return best }
+        var tried = 0
+        for at in 1..<max(text.count - 1, 1) where tried < 3 {
+            guard !(try prefixMatches(text[at...]).isEmpty) else { continue }
+            tried += 1
+            let p = try parse(text, scope: scope, from: at)
+            if p.isBetter(than: best) { best = p }
+        }
+        return best
+    }
+
+    /// The best path through `text` from `offset`, starting below `scope` when given.
+    func parse(_ text: [Character], scope: RegionCache.Entry?, from offset: Int) throws -> Path {
         var start = Path()
+        start.consumed = offset
+        start.start = offset
         if let scope {
             var chain: [RegionCache.Entry] = []
             var next: RegionCache.Entry? = scope
@@ -97,10 +147,28 @@ struct AddressParser {
         var memo: [String: Path] = [:]
         func explore(_ path: Path) throws {
             if path.isAcceptable(textLength: text.count) && path.isBetter(than: best) { best = path }
-            if path.chain.last?.level == .town { return }
+            let atTown = path.chain.last?.level == .town
             let key = "\(path.consumed):\(path.chain.last?.code ?? 0)"
             if let seen = memo[key], !path.isBetter(than: seen) { return }
             memo[key] = path
+            // A level named again or a filler: read over it, then go on from there.
+            if !path.chain.isEmpty, path.consumed < text.count {
+                let rest = String(text[path.consumed...])
+                var over: [Int] = atTown ? [] : Self.fillers.filter { rest.hasPrefix($0) }.map(\.count)
+                if path.lastShort { over += Self.suffixes.filter { rest.hasPrefix($0) }.map(\.count) }
+                for e in path.chain where !atTown {
+                    if rest.hasPrefix(e.name) { over.append(e.name.count) }
+                    if let s = e.shortName, s.count >= 2, rest.hasPrefix(s) { over.append(s.count) }
+                }
+                for n in Set(over) {
+                    var next = path
+                    next.lastShort = false
+                    next.consumed += n
+                    next.filler += n
+                    try explore(next)
+                }
+            }
+            if atTown { return }
             for m in try prefixMatches(text[path.consumed...]) {
                 if let parent = path.chain.last {
                     guard m.entry.level > parent.level,
@@ -113,7 +181,10 @@ struct AddressParser {
                 next.consumed += m.length
                 next.ends.append(next.consumed)
                 next.shortMatches += m.short ? 1 : 0
-                next.weakStart = path.chain.isEmpty && m.short && m.entry.level >= .district
+                next.lastShort = m.short
+                // A bare district short name may start an address (柯桥轻纺城); a bare town's
+                // may not (天安门 is not 天安乡).
+                next.weakStart = path.chain.isEmpty && m.short && m.entry.level >= .town
                     ? true : (path.chain.isEmpty ? false : path.weakStart)
                 try explore(next)
             }
