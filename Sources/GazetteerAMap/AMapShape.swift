@@ -63,7 +63,7 @@ public enum AMapShape {
     static let emptySuggestion: JSON = .object([("keywords", .array([])), ("cities", .array([]))])
 
     /// The four municipalities (北京, 天津, 上海, 重庆), stored as provinces.
-    static func isMunicipality(_ code: String) -> Bool {
+    public static func isMunicipality(_ code: String) -> Bool {
         ["110000", "120000", "310000", "500000"].contains(code)
     }
 

@@ -15,6 +15,12 @@ extension GazetteerCommand {
                 (AMap's geo answer: "count":"0" where nothing was found), on all cores. A line that cannot be \
                 geocoded gets an error object ("status":"0", the line number in "info") and the rest go on; the \
                 exit status is 1 if any line failed.
+
+                CSV: gazetteer geocode --csv FILE --column NAME|N [--city C] [--output OUT] reads a CSV \
+                (UTF-8, or GBK with --encoding gbk, as import does) and writes it back, in UTF-8, with columns \
+                appended: province, city, district, town, adcode, towncode (9 digits), lng, lat, level, unmatched \
+                (empty where nothing was found). A progress bar shows on a terminal. A row that cannot be \
+                geocoded is reported on stderr with its line, keeps empty columns, and the exit status is 1.
                 """)
 
         @OptionGroup var database: DatabaseOptions
@@ -26,14 +32,46 @@ extension GazetteerCommand {
         @Option(help: ArgumentHelp("Read addresses from FILE, one per line ('-' for stdin); print JSON lines.", valueName: "file"))
         var batch: String?
 
+        @Option(help: ArgumentHelp("Read a CSV file and write it back with the geocode appended in columns (see --column).", valueName: "file"))
+        var csv: String?
+
+        @Option(help: ArgumentHelp("With --csv: the column holding the address, by header name or number (1 is the first).", valueName: "name|n"))
+        var column: String?
+
+        @Option(help: ArgumentHelp("With --csv: text encoding of the file, utf8 or gbk (GBK/GB18030). The copy is written in UTF-8.", valueName: "name"))
+        var encoding: TextEncoding = .utf8
+
+        @Flag(help: "With --csv: the file has no header line (give --column as a number).")
+        var noHeader = false
+
+        @Option(name: .shortAndLong, help: ArgumentHelp("With --csv: write the copy to FILE (written whole, then moved into place) instead of stdout.", valueName: "file"))
+        var output: String?
+
         @Option(help: ArgumentHelp("The city the address is in (name or adcode), to resolve ambiguous names.", valueName: "name|adcode"))
         var city: String?
 
         func validate() throws {
-            if (address == nil) == (batch == nil) { throw ValidationError("give either <address> or --batch FILE.") }
+            if [address != nil, batch != nil, csv != nil].filter({ $0 }).count != 1 {
+                throw ValidationError("give one of <address>, --batch FILE or --csv FILE.")
+            }
+            if csv != nil {
+                guard let column, !column.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw ValidationError("--csv needs --column NAME|N: the column that holds the addresses.")
+                }
+                if noHeader, Int(column) == nil { throw ValidationError("--column must be a number with --no-header (1 is the first column), not '\(column)'.") }
+                if let n = Int(column), n < 1 { throw ValidationError("--column \(n): columns are numbered from 1.") }
+            } else if column != nil || output != nil || noHeader || encoding != .utf8 {
+                throw ValidationError("--column, --output, --encoding and --no-header go with --csv FILE.")
+            }
         }
 
         func run() throws {
+            if let csv {
+                let failed = try GeocodeCSV(path: csv, column: column!, header: !noHeader, encoding: encoding, output: output,
+                                            city: city, system: query.coordsys).run(try database.openRepository())
+                if failed > 0 { throw ExitCode(1) }
+                return
+            }
             if let batch {
                 var failed = 0
                 try query.failingAsJSON { failed = try runBatch(try database.openRepository(), path: batch) }

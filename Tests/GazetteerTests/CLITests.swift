@@ -445,7 +445,42 @@ enum CLI {
         let single = try CLI.seed(["geocode", "--json", "上海市黄浦区"])
         #expect(r.stdout.split(separator: "\n").last.map(String.init) == single.stdout.trimmingCharacters(in: .newlines))
         let none = try CLI.seed(["geocode"])
-        #expect(none.status == 64 && none.stderr.contains("give either <address> or --batch FILE"), "\(none)")
+        #expect(none.status == 64 && none.stderr.contains("give one of <address>, --batch FILE or --csv FILE"), "\(none)")
+    }
+
+    /// A spreadsheet's column: the file written back with ten columns appended, GBK read as
+    /// import reads it, rows that find nothing kept with empty columns, a bad column named.
+    @Test(.tags(.seed), .skippedInFastRuns) func geocodeCSVAppendsColumns() throws {
+        let dir = CLI.sandbox + "/csv-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let text = "name,地址,phone\n张三,\"浙江省杭州市西湖区灵隐街道法云弄16号\",133\n李四,北京市海淀区\n王五,,135\n赵六,\"上海市,黄浦区\",136\n"
+        let utf8 = dir + "/in.csv", gbk = dir + "/in-gbk.csv", out = dir + "/out.csv"
+        try text.write(toFile: utf8, atomically: true, encoding: .utf8)
+        // GBK bytes, as a Chinese spreadsheet saves them (glibc's iconv, on every Debian machine).
+        let iconv = Process()
+        iconv.executableURL = URL(fileURLWithPath: "/usr/bin/iconv")
+        iconv.arguments = ["-f", "UTF-8", "-t", "GBK", "-o", gbk, utf8]
+        try iconv.run()
+        iconv.waitUntilExit()
+        try #require(iconv.terminationStatus == 0)
+        let r = try CLI.seed(["geocode", "--csv", utf8, "--column", "地址"])
+        #expect(r.status == 0, "\(r)")
+        let rows = r.stdout.split(separator: "\n").map(String.init)
+        try #require(rows.count == 5, "\(r)")
+        #expect(rows[0] == "name,地址,phone,province,city,district,town,adcode,towncode,lng,lat,level,unmatched")
+        #expect(rows[1].hasPrefix("张三,浙江省杭州市西湖区灵隐街道法云弄16号,133,浙江省,杭州市,西湖区,灵隐街道,330106,330106003,"), "\(rows[1])")
+        #expect(rows[1].hasSuffix(",乡镇,法云弄16号"), "\(rows[1])")
+        #expect(rows[2].hasPrefix("李四,北京市海淀区,,北京市,北京市,海淀区,,110108,,"), "a short row is padded: \(rows[2])")
+        #expect(rows[3] == "王五,,135,,,,,,,,,,", "\(rows[3])")
+        #expect(rows[4].hasPrefix("赵六,\"上海市,黄浦区\",136,上海市,上海市,黄浦区,"), "\(rows[4])")
+        // GBK in, the same rows out (in UTF-8); by number, to a file.
+        let g = try CLI.seed(["geocode", "--csv", gbk, "--encoding", "gbk", "--column", "2", "--output", out])
+        #expect(g.status == 0 && g.stdout.isEmpty, "\(g)")
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == r.stdout)
+        let bad = try CLI.seed(["geocode", "--csv", utf8, "--column", "address"])
+        #expect(bad.status == 64 && bad.stderr.contains("no such column") && bad.stderr.contains("'地址'") && bad.stdout.isEmpty, "\(bad)")
+        let missing = try CLI.seed(["geocode", "--csv", utf8])
+        #expect(missing.status == 64 && missing.stderr.contains("--column"), "\(missing)")
     }
 
     @Test(.tags(.seed), .skippedInFastRuns) func reverseBatchAllGoodExitsZero() throws {
