@@ -40,7 +40,8 @@ let package = Package(
             dependencies: ["GazetteerSQLite", "GazetteerSupport"],
             // schema.sql lives at the top level; the link lets it be compiled into the
             // library so an installed binary never looks for the source tree.
-            resources: [.embedInCode("schema.sql")]
+            exclude: ["Codes/README.md"],
+            resources: [.embedInCode("schema.sql"), .embedInCode("Codes/former_names.tsv")]
         ),
         .target(name: "GazetteerImport", dependencies: ["GazetteerCore", "GazetteerSQLite"]),
         .target(name: "GazetteerQuery", dependencies: ["GazetteerCore", "GazetteerSQLite", "GazetteerSupport"]),

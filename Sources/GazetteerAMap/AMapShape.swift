@@ -276,6 +276,7 @@ public enum AMapShape {
             ("level", .string(g.level)),
             ("towncode", .string(g.town?.code ?? "")), ("towncode9", .string(g.townCode9 ?? "")),
             ("location_approximate", .string(String(approximate))), ("poi", .string(g.poi?.name ?? "")), ("unmatched", .string(g.unmatched)),
+            ("former_name", .string(g.formerNames.joined(separator: ","))),
         ])
     }
 

@@ -93,6 +93,7 @@ extension GazetteerCommand {
                 if let poi = g.poi { rows.append(("POI", "\(poi.name)  \(poi.id)")) }
                 if let l = g.location { rows.append(("location", AMapShape.location(l) + (g.locationIsApproximate ? "  (approximate)" : ""))) }
                 if !g.unmatched.isEmpty { rows.append(("unmatched", g.unmatched)) }
+                if !g.formerNames.isEmpty { rows.append(("former name", g.formerNames.joined(separator: ", ") + "  (read as today's region)")) }
                 return Format.table(rows)
             }
         }

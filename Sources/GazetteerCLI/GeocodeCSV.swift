@@ -75,7 +75,7 @@ struct GeocodeCSV {
         var city = g.city?.name ?? ""
         if city.isEmpty, let p = g.province, AMapShape.isMunicipality(p.code) { city = p.name }
         return [g.province?.name ?? "", city, g.district?.name ?? "", g.town?.name ?? "", g.adcode ?? "",
-                g.townCode ?? "", lngLat[0], lngLat[1], g.level, g.unmatched]
+                g.townCode9 ?? "", lngLat[0], lngLat[1], g.level, g.unmatched]
     }
 
     /// A usage error found once the file is open: said on stderr, exit status 64 as for a bad argument.

@@ -46,6 +46,14 @@ extension Repository {
                 codes = try db.cachedStatement("SELECT code FROM region WHERE name = ?1 UNION SELECT code FROM region WHERE short_name = ?1 ORDER BY 1")
                     .rows([.text(keyword)]) { $0.int64(0) }
             }
+            // A former code or name (330103, 下城区, 襄樊) finds the region it is part of today.
+            if try !codes.contains(where: { try regions.entry($0, db) != nil }) {
+                if let n = Int64(keyword), let now = FormerNames.byCode[AdminCode(keyword)?.value ?? n] {
+                    codes = [now]
+                } else {
+                    codes = Array(Set((FormerNames.byName[keyword] ?? []).map(\.code))).sorted()
+                }
+            }
             return try codes.compactMap { try regions.entry($0, db) }
                 .sorted { ($0.level, $0.code) < ($1.level, $1.code) }
                 .map { try node($0, depth: subdistrict, withPolygon: polygon) }

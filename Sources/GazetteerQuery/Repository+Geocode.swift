@@ -139,6 +139,7 @@ extension Repository {
                 result.locationIsApproximate = e?.centerApproximate ?? true || e?.code != deepest.code
             }
             result.formattedAddress = chain.map(\.name).joined() + (poi?.name ?? "")
+            result.formerNames = path.formers
             return result
         }
     }

@@ -36,7 +36,12 @@ extension Repository {
         }
         let codes = try db.cachedStatement("SELECT code FROM region WHERE name = ?1 UNION SELECT code FROM region WHERE short_name = ?1")
             .rows([.text(t)]) { $0.int64(0) }
-        let entries = try codes.compactMap { try regions.entry($0, db) }
+        var entries = try codes.compactMap { try regions.entry($0, db) }
+        if entries.isEmpty {
+            // A former code or name: the region it is part of today.
+            let former = AdminCode(t).flatMap { FormerNames.byCode[$0.value] }.map { [$0] } ?? (FormerNames.byName[t] ?? []).map(\.code)
+            entries = try former.compactMap { try regions.entry($0, db) }
+        }
         let preference: [RegionLevel] = [.city, .province, .district, .town]
         guard let e = entries.min(by: { (preference.firstIndex(of: $0.level)!, $0.code) < (preference.firstIndex(of: $1.level)!, $1.code) }) else {
             throw GazetteerError.invalidArgument(name: "city", reason: "no region is named or coded '\(t)'")

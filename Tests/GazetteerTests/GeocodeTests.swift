@@ -57,6 +57,42 @@ import Testing
         #expect(g.unmatched == unmatched, "\(address) → \(g.formattedAddress) + \(g.unmatched)")
     }
 
+    /// Former names and codes resolve to today's region, and the answer says which name was
+    /// read (Sources/GazetteerCore/Codes/former_names.tsv).
+    @Test(arguments: [
+        ("湖北省襄樊市樊城区", "420606", "襄樊市"),
+        ("浙江省杭州市下城区", "330105", "下城区"),       // merged into 拱墅区 in 2021
+        ("宁波江东区", "330212", "江东区"),               // into 鄞州区 in 2016
+        ("广西柳州地区忻城县", "451321", "柳州地区"),      // 忻城 now under 来宾
+        ("北京市崇文区", "110101", "崇文区"),
+        ("北京密云县", "110118", "密云县"),
+        ("浙江省临安市", "330112", "临安市"),
+        ("北京市海淀区", "110108", ""),                    // today's names: nothing noted
+    ])
+    func formerNames(_ address: String, _ adcode: String, _ former: String) throws {
+        let g = try #require(try repo.geocode(address), "\(address)")
+        #expect(g.adcode == adcode, "\(address) → \(g.formattedAddress)")
+        #expect(g.formerNames.joined(separator: ",") == former, "\(address) → \(g.formerNames)")
+        #expect(g.unmatched.isEmpty, "\(address) → \(g.unmatched)")
+    }
+
+    /// A former adcode or name given to `district` or as the city finds today's region.
+    @Test func formerCodesInDistrictAndCity() throws {
+        #expect(try repo.districts("330103", subdistrict: 0).map(\.region.code) == ["330105"])
+        #expect(try repo.districts("襄樊", subdistrict: 0).map(\.region.code) == ["420600"])
+        #expect(try repo.geocode("樊城区", city: "襄樊")?.adcode == "420606")
+        #expect(try repo.districts("999999", subdistrict: 0).isEmpty)
+    }
+
+    /// The later text decides between namesakes: 四季青街道 of 杭州 (江干区, today 上城区), not 邯郸's.
+    @Test func laterTextDecidesNamesakes() throws {
+        let g = try #require(try repo.geocode("四季青街道江干区清江路"))
+        #expect(g.town?.name == "四季青街道" && g.district?.code == "330102", "\(g.formattedAddress)")
+        #expect(try repo.geocode("灵隐街道西湖区")?.town?.code == "330106003000")
+        // 江东区 after 衡阳市 is not 衡山县's 江东乡 with 区 left over.
+        #expect(try repo.geocode("衡阳市江东区")?.town == nil)
+    }
+
     /// 两江新区 is a functional zone: geocoding finds it and its towns, while the statutory
     /// districts it overlaps answer reverse geocoding (ReverseGeocodeTests).
     @Test func functionalZoneAndStatutoryDistricts() throws {

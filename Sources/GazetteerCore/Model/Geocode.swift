@@ -15,6 +15,8 @@ public struct Geocode: Sendable, Hashable {
     public var formattedAddress: String
     /// What stayed unmatched after the last known part (street and number): 法云弄16号.
     public var unmatched: String
+    /// Former names the text used for today's regions (襄樊市 for 襄阳市), in text order.
+    public var formerNames: [String] = []
 
     /// The adcode of the deepest region at or above district level.
     public var adcode: String? { (district ?? city ?? province)?.code }

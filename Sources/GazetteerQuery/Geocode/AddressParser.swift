@@ -26,6 +26,8 @@ struct AddressParser {
         var start = 0
         var skipped = 0
         var shortMatches = 0
+        /// Former names read on the way (襄樊市), said in the answer.
+        var formers: [String] = []
         /// The path starts with a short name of a district or town, with nothing above it:
         /// 天安 (乡) in 天安门. Only kept when a deeper region follows or the text ends there.
         var weakStart = false
@@ -36,12 +38,15 @@ struct AddressParser {
             !(weakStart && chain.count == 1 && (consumed < textLength || start > 0))
         }
 
-        /// Better reads more text, then skips fewer levels, then uses fewer short names, then
-        /// ends higher in the tree (a bare 朝阳 is the city before the towns), then starts
-        /// earlier, then reads over more filler (峰江镇's 镇 is not left unmatched).
+        /// Better reads more text, then uses fewer former names (today's 江东区 before a merged
+        /// one), then skips fewer levels, then uses fewer short names, then ends higher in the
+        /// tree (a bare 朝阳 is the city before the towns), then starts earlier, then reads over
+        /// more filler (峰江镇's 镇 is not left unmatched).
         func isBetter(than o: Path) -> Bool {
-            (read, -skipped, -shortMatches, -(chain.last?.level.rawValue ?? 9), -start, consumed)
-                > (o.read, -o.skipped, -o.shortMatches, -(o.chain.last?.level.rawValue ?? 9), -o.start, o.consumed)
+            (read, -formers.count, -skipped, -shortMatches, -(chain.last?.level.rawValue ?? 9), -start)
+                > (o.read, -o.formers.count, -o.skipped, -o.shortMatches, -(o.chain.last?.level.rawValue ?? 9), -o.start)
+                || (read, formers.count, skipped, shortMatches, chain.last?.level, start) == (o.read, o.formers.count, o.skipped, o.shortMatches, o.chain.last?.level, o.start)
+                    && consumed > o.consumed
         }
 
         /// Characters that named regions.
@@ -70,15 +75,29 @@ struct AddressParser {
     static let fillers = ["自治区直辖县级行政区划", "省直辖县级行政区划", "县级行政区划", "省直辖县", "直辖县", "市辖区", "城区", "郊县", "辖区",
                           "新界", "九龙", "香港岛", "澳门半岛"]
 
+    /// Whether `text` starts with the suffix of a level other than `level` (and not of its own).
+    static func otherLevelSuffix(_ text: Substring, _ level: RegionLevel) -> Bool {
+        let own = suffixes(level)
+        return RegionLevel.allCases.filter { $0 != level && $0 != .province }.flatMap { suffixes($0) }
+            .contains { text.hasPrefix($0) && !own.contains(where: { o in text.hasPrefix(o) }) }
+    }
+
     /// A level's suffix after a short name, read over: 峰江镇 where the town is now 峰江街道.
-    static let suffixes = ["街道", "镇", "乡", "区", "县", "市"]
+    static func suffixes(_ level: RegionLevel?) -> [String] {
+        switch level {
+        case .town: ["街道", "镇", "乡"]
+        case .district: ["区", "县", "市", "旗"]
+        case .city: ["市", "地区", "州", "盟"]
+        default: []
+        }
+    }
 
     /// Words that, right after a short name, show it is part of a street or landmark name
     /// (长安街, 南京路, 天安门, 中山大道), not a region.
     static let streetWords = ["路", "街", "巷", "弄", "胡同", "门", "桥", "号", "道", "大街", "大道", "广场", "大厦", "公园"]
 
     /// Regions whose name or short name is a prefix of `rest`, with the characters each reads.
-    func prefixMatches(_ rest: ArraySlice<Character>) throws -> [(entry: RegionCache.Entry, length: Int, short: Bool)] {
+    func prefixMatches(_ rest: ArraySlice<Character>) throws -> [Match] {
         let n = min(rest.count, Self.maxNameLength)
         guard n >= 2 else { return [] }
         let prefixes = (2...n).map { String(rest.prefix($0)) }
@@ -86,17 +105,40 @@ struct AddressParser {
         let codes = try db.cachedStatement("""
             SELECT code FROM region WHERE name IN (\(marks)) UNION SELECT code FROM region WHERE short_name IN (\(marks))
             """).rows((prefixes + prefixes).map { .text($0) }) { $0.int64(0) }
-        return try codes.compactMap { code in
+        let text = String(rest.prefix(n))
+        var matches: [Match] = try codes.compactMap { code in
             guard let e = try cache.entry(code, db) else { return nil }
-            let text = String(rest.prefix(n))
-            if text.hasPrefix(e.name) { return (e, e.name.count, false) }
+            if text.hasPrefix(e.name) { return Match(entry: e, length: e.name.count, short: false) }
             if let s = e.shortName, s.count >= 2, text.hasPrefix(s) {
                 let after = text.dropFirst(s.count)
                 if Self.streetWords.contains(where: { after.hasPrefix($0) }), try !childNamed(e, startOf: after) { return nil }
-                return (e, s.count, true)
+                // Another level's suffix: 江东区 is not 江东乡 with 区 left over.
+                if Self.otherLevelSuffix(after, e.level) { return nil }
+                return Match(entry: e, length: s.count, short: true)
             }
             return nil
         }
+        // Former names (襄樊, 下城区, 柳州地区): today's region, read as if named; a name that is
+        // also a region's own today (江东区 in 宁波 was merged, 江东区 in 衡阳 is not) is both.
+        for p in prefixes {
+            for f in FormerNames.byName[p] ?? [] {
+                guard let e = try cache.entry(f.code, db), !matches.contains(where: { $0.entry.code == e.code && $0.length >= p.count }) else { continue }
+                let after = text.dropFirst(p.count)
+                if p.count < f.name.count, Self.streetWords.contains(where: { after.hasPrefix($0) }) { continue }
+                matches.append(Match(entry: e, length: p.count, short: p.count < f.name.count, former: f.name))
+            }
+        }
+        return matches
+    }
+
+    struct Match {
+        var entry: RegionCache.Entry
+        /// Characters of the text read.
+        var length: Int
+        /// Read by a short name (杭州 for 杭州市).
+        var short: Bool
+        /// The former name read (襄樊市 for today's 襄阳市).
+        var former: String? = nil
     }
 
     /// Whether `text` starts with the name or short name of a region directly under `e` (台州
@@ -111,7 +153,7 @@ struct AddressParser {
     /// start of the text names nothing.
     func parse(_ text: [Character], scope: RegionCache.Entry?) throws -> Path {
         var best = try parse(text, scope: scope, from: 0)
-        guard best.read == 0 else { return best }
+        if best.read > 0 { return try placedLater(best, text) ?? best }
         var tried = 0
         for at in 1..<max(text.count - 1, 1) where tried < 3 {
             guard !(try prefixMatches(text[at...]).isEmpty) else { continue }
@@ -119,7 +161,30 @@ struct AddressParser {
             let p = try parse(text, scope: scope, from: at)
             if p.isBetter(than: best) { best = p }
         }
-        return best
+        return try placedLater(best, text) ?? best
+    }
+
+    /// 四季青街道江干区清江路: a bare town or district first, its place after it. When the rest
+    /// of the text names a region holding that name (the one read, or a namesake), the two
+    /// readings join: the later text decides between namesakes.
+    func placedLater(_ best: Path, _ text: [Character]) throws -> Path? {
+        guard best.chain.count == 1, let first = best.chain.first, first.level >= .district, best.consumed < text.count else { return nil }
+        let later = try parse(text, scope: nil, from: best.consumed)
+        guard let place = later.chain.last, place.level < first.level else { return nil }
+        let namesakes = try db.cachedStatement("SELECT code FROM region WHERE name = ? AND level = ?")
+            .rows([.text(first.name), .integer(Int64(first.level.rawValue))]) { $0.int64(0) }
+        for code in namesakes.sorted(by: { a, _ in a == first.code }) {
+            guard let e = try cache.entry(code, db), AdminCode(e.code).isWithin(AdminCode(place.code), level: place.level) else { continue }
+            var joined = later
+            joined.chain.append(e)
+            joined.ends.append(later.consumed)
+            joined.start = best.start
+            joined.filler += best.filler
+            joined.shortMatches += best.shortMatches
+            joined.formers = best.formers + later.formers
+            return joined
+        }
+        return nil
     }
 
     /// The best path through `text` from `offset`, starting below `scope` when given.
@@ -155,7 +220,7 @@ struct AddressParser {
             if !path.chain.isEmpty, path.consumed < text.count {
                 let rest = String(text[path.consumed...])
                 var over: [Int] = atTown ? [] : Self.fillers.filter { rest.hasPrefix($0) }.map(\.count)
-                if path.lastShort { over += Self.suffixes.filter { rest.hasPrefix($0) }.map(\.count) }
+                if path.lastShort { over += Self.suffixes(path.chain.last?.level).filter { rest.hasPrefix($0) }.map(\.count) }
                 for e in path.chain where !atTown {
                     if rest.hasPrefix(e.name) { over.append(e.name.count) }
                     if let s = e.shortName, s.count >= 2, rest.hasPrefix(s) { over.append(s.count) }
@@ -181,6 +246,7 @@ struct AddressParser {
                 next.consumed += m.length
                 next.ends.append(next.consumed)
                 next.shortMatches += m.short ? 1 : 0
+                if let f = m.former { next.formers.append(f) }
                 next.lastShort = m.short
                 // A bare district short name may start an address (柯桥轻纺城); a bare town's
                 // may not (天安门 is not 天安乡).

@@ -1,0 +1,44 @@
+/// Former names and codes of cities and counties, with the region each is part of today:
+/// addresses and spreadsheets still say 襄樊, 下城区 or 宁波江东区 and carry pre-2021 adcodes.
+/// Facts of the national code list rather than of a dataset, so compiled in
+/// (`former_names.tsv`, made by `Scripts/build_former_names.py`; sources in `README.md` here).
+/// A target a database lacks is simply not found there.
+package enum FormerNames {
+    package struct Entry: Sendable, Hashable {
+        /// The former name as written in the list (襄樊市).
+        package var name: String
+        /// Today's adcode.
+        package var code: Int64
+    }
+
+    /// Former full names and their short forms (襄樊市, 襄樊) to today's regions.
+    package static let byName: [String: [Entry]] = table.names
+    /// Former adcodes to today's (the latest change wins).
+    package static let byCode: [Int64: Int64] = table.codes
+
+    private static let table: (names: [String: [Entry]], codes: [Int64: Int64]) = {
+        var names: [String: [Entry]] = [:]
+        var codes: [Int64: (code: Int64, year: Int)] = [:]
+        let text = String(decoding: PackageResources.former_names_tsv, as: UTF8.self)
+        for line in text.split(separator: "\n").dropFirst() {
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard f.count >= 4, let code = Int64(f[2]) else { continue }
+            let name = String(f[1]), year = Int(f[3]) ?? 0
+            let entry = Entry(name: name, code: code)
+            for key in Set([name, shortForm(name)]) where key.count >= 2 && !(names[key]?.contains(entry) ?? false) {
+                names[key, default: []].append(entry)
+            }
+            if let old = Int64(f[0]), old != code, year >= codes[old]?.year ?? -1 { codes[old] = (code, year) }
+        }
+        return (names, codes.mapValues(\.code))
+    }()
+
+    /// 襄樊市 → 襄樊, 忻城县 → 忻城, 柳州地区 → 柳州: the name without its level's suffix.
+    static func shortForm(_ name: String) -> String {
+        for suffix in ["自治县", "自治州", "自治旗", "地区", "林区", "市", "县", "区", "盟", "旗"]
+        where name.hasSuffix(suffix) && name.count - suffix.count >= 2 {
+            return String(name.dropLast(suffix.count))
+        }
+        return name
+    }
+}
