@@ -140,6 +140,15 @@ extension Repository {
             }
             result.formattedAddress = chain.map(\.name).joined() + (poi?.name ?? "")
             result.formerNames = path.formers
+            // Ends in a functional zone (长春经开区): AMap's level 开发区, at the zone's centre.
+            if poi == nil, let zone = path.zone, chain.last?.code == path.chain.last?.code {
+                result.level = "开发区"
+                result.formattedAddress += zone.name
+                if let c = zone.center {
+                    result.location = c.converted(from: .gcj02, to: system)
+                    result.locationIsApproximate = true
+                }
+            }
             return result
         }
     }

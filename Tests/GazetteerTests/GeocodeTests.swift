@@ -93,6 +93,18 @@ import Testing
         #expect(try repo.geocode("衡阳市江东区")?.town == nil)
     }
 
+    /// Functional zones of the statistics list (Sources/GazetteerCore/Codes/functional_zones.tsv)
+    /// answer as AMap does: level 开发区, in the statutory region that holds them.
+    @Test func functionalZonesAreFound() throws {
+        let g = try #require(try repo.geocode("长春经开区"))
+        #expect(g.level == "开发区" && g.city?.code == "220100" && g.formattedAddress.hasSuffix("长春经济技术开发区"), "\(g)")
+        #expect(g.location != nil && g.locationIsApproximate)
+        let s = try #require(try repo.geocode("苏州工业园区星湖街"))
+        #expect(s.level == "开发区" && s.city?.code == "320500" && s.unmatched == "星湖街", "\(s.formattedAddress) + \(s.unmatched)")
+        // A town named after the zone is the deeper answer.
+        #expect(try repo.geocode("吉林省长春市长春经济技术开发区临河街道")?.town?.name == "临河街道")
+    }
+
     /// 两江新区 is a functional zone: geocoding finds it and its towns, while the statutory
     /// districts it overlaps answer reverse geocoding (ReverseGeocodeTests).
     @Test func functionalZoneAndStatutoryDistricts() throws {

@@ -28,6 +28,8 @@ struct AddressParser {
         var shortMatches = 0
         /// Former names read on the way (襄樊市), said in the answer.
         var formers: [String] = []
+        /// The functional zone the text ends in (长春经开区), when nothing deeper follows.
+        var zone: FunctionalZones.Zone?
         /// The path starts with a short name of a district or town, with nothing above it:
         /// 天安 (乡) in 天安门. Only kept when a deeper region follows or the text ends there.
         var weakStart = false
@@ -128,6 +130,13 @@ struct AddressParser {
                 matches.append(Match(entry: e, length: p.count, short: p.count < f.name.count, former: f.name))
             }
         }
+        // Functional zones (长春经开区): the statutory region holding them, the zone noted.
+        for p in prefixes {
+            for z in FunctionalZones.byName[p] ?? [] {
+                guard let e = try cache.entry(z.region, db) else { continue }
+                matches.append(Match(entry: e, length: p.count, short: false, zone: z))
+            }
+        }
         return matches
     }
 
@@ -139,6 +148,8 @@ struct AddressParser {
         var short: Bool
         /// The former name read (襄樊市 for today's 襄阳市).
         var former: String? = nil
+        /// The functional zone read, placed in `entry`.
+        var zone: FunctionalZones.Zone? = nil
     }
 
     /// Whether `text` starts with the name or short name of a region directly under `e` (台州
@@ -235,6 +246,14 @@ struct AddressParser {
             }
             if atTown { return }
             for m in try prefixMatches(text[path.consumed...]) {
+                // A zone in a region already named (长春市朝阳区长春经开区…): read, noted.
+                if let z = m.zone, path.chain.contains(where: { $0.code == m.entry.code }) {
+                    var next = path
+                    next.consumed += m.length
+                    next.zone = z
+                    try explore(next)
+                    continue
+                }
                 if let parent = path.chain.last {
                     guard m.entry.level > parent.level,
                           AdminCode(m.entry.code).isWithin(AdminCode(parent.code), level: parent.level)
@@ -247,6 +266,7 @@ struct AddressParser {
                 next.ends.append(next.consumed)
                 next.shortMatches += m.short ? 1 : 0
                 if let f = m.former { next.formers.append(f) }
+                next.zone = m.zone
                 next.lastShort = m.short
                 // A bare district short name may start an address (柯桥轻纺城); a bare town's
                 // may not (天安门 is not 天安乡).
