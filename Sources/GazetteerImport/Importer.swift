@@ -360,7 +360,7 @@ private final class ImportRun {
             rowDone(table)
             do {
                 var record = try POIRow(csv: row, coordinateSystem: options.coordinateSystem)
-                try checkRegions(record, row: row)
+                try checkRegions(&record, row: row)
                 try locate(&record)
                 if let (rowid, stored) = try find.first([.text(record.id)], { s in (s.int64(0), POIRow(s, offset: 1)) }) {
                     if rowid > poiMark {
@@ -429,8 +429,12 @@ private final class ImportRun {
         if before != (record.adcode, record.towncode) { summary.poisLocated += 1 }
     }
 
-    /// A POI's district and town must exist, and the town must lie in the district.
-    private func checkRegions(_ record: POIRow, row: CSVTable.Row) throws(ImportError) {
+    /// A POI's district and town must exist, and the town must lie in the district. A former
+    /// district code (330103, 下城区 before 2021) is read as the district it is part of today.
+    private func checkRegions(_ record: inout POIRow, row: CSVTable.Row) throws(ImportError) {
+        if let adcode = record.adcode, regionLevels[adcode] == nil, let now = FormerNames.byCode[adcode], regionLevels[now] != nil {
+            record.adcode = now
+        }
         if let adcode = record.adcode {
             guard let level = regionLevels[adcode] else {
                 throw row.error("adcode", .unknownRegion("no region has adcode \(adcode)"))

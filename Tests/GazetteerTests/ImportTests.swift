@@ -79,6 +79,15 @@ import Testing
         #expect(try db.scalar("SELECT adcode FROM poi WHERE id = 'q2'") == .null)
     }
 
+    /// A spreadsheet from before 2010 says 崇文区 110103: the POI lands in 东城区 110101, which
+    /// took it over (Sources/GazetteerCore/Codes/former_names.tsv).
+    @Test func formerAdcodeIsReadAsTodays() throws {
+        try fixture.run([fixture.write("regions.csv", Fixture.regions), fixture.write("b.csv", Fixture.boundaries)])
+        try fixture.run([fixture.write("p.csv", "id,name,lng,lat,adcode\nc1,崇文门菜市场,116.417,39.896,110103\n")])
+        let db = try Connection(path: fixture.database, mode: .readOnly)
+        #expect(try db.scalar("SELECT adcode FROM poi WHERE id = 'c1'") == .integer(110101))
+    }
+
     /// Big POI files get a packed R*Tree written directly; it must be a valid R*Tree that
     /// answers exactly as one grown row by row.
     @Test func bulkBuiltRTreeIsValidAndAnswersTheSame() throws {
