@@ -1002,23 +1002,44 @@ def main():
         if regions[t]["level"] == "town":
             towns_by_area[regions[t]["parent"]].append((t, x, y))
 
+    towns_count = Counter(r["parent"] for r in regions.values() if r["level"] == "town")
+
+    def area_m2(g):
+        total = 0.0
+        for part in getattr(g, "geoms", [g]):
+            lat = (part.bounds[1] + part.bounds[3]) / 2
+            total += part.area * 111_320 * math.cos(math.radians(lat)) * 110_574
+        return total
+
+    area_reach = {}
+    for a in area_codes:
+        n, m = towns_count[a], len(towns_by_area.get(a, []))
+        if m and m >= n:
+            area_reach[a] = (TOWN_REACH_M, True)
+        elif m:
+            area_reach[a] = (min(TOWN_REACH_M, 0.5 * math.sqrt(area_m2(full[a]) / (math.pi * (n - m)))), False)
+
     def locate(lng, lat):
         pt = Point(lng, lat)
         hits = sorted(area_codes[i] for i in tree.query(pt, predicate="within"))
         if not hits:
             return "", ""
         a = hits[0]
-        best = ""
-        bd = None
+        best, bd, second = "", None, None
         k = math.cos(math.radians(lat))
         for t, x, y in towns_by_area.get(a, []):
             d = ((x - lng) * k) ** 2 + (y - lat) ** 2
             if bd is None or d < bd or (d == bd and t < best):
-                bd, best = d, t
-        # Same rule as the library: a town centre farther than 5 km names another town more
-        # often than this one, so leave the town empty instead.
-        if best and math.sqrt(bd) * 111_195 > TOWN_REACH_M:
-            best = ""
+                bd, second, best = d, bd, t
+            elif second is None or d < second:
+                second = d
+        # Same rule as the library (TownSet): a town only where it is likely right, within
+        # half the radius an unknown town of the district would have (at most 5 km) and
+        # clearly nearer (<= 0.7) than the next known centre.
+        if best:
+            reach, complete = area_reach[a]
+            if math.sqrt(bd) * 111_195 > reach or (not complete and second is not None and bd > 0.49 * second):
+                best = ""
         return a, best
 
     pois = []
@@ -1215,7 +1236,9 @@ def main():
       f"`name:zh` if present else `name`; address = `addr:district` + `addr:street`; "
       f"{poi_stats['osm dropped (no name)']} rows without a name dropped). `adcode` = the full-resolution district "
       "polygon (or city polygon for cities without districts) containing the point; `towncode` = nearest approximate "
-      "town centre within that district (empty when it has none). "
+      "town centre within that district where reverse geocoding would name it (the library's `TownSet` rule: within half "
+      "the radius an unknown town of the district would have, at most 5 km, and at most 0.7 of the next centre's "
+      "distance), else empty. "
       f"With adcode: {poi_stats['campus with adcode'] + poi_stats['osm with adcode']:,}; with towncode: "
       f"{poi_stats['with towncode']:,}.\n")
     A("### OSM `amenity` → AMap category\n")
