@@ -7,7 +7,11 @@ extension Repository {
     func poiPrefix(_ text: ArraySlice<Character>, inside region: RegionCache.Entry?, db: Connection) throws -> (Int64, Int)? {
         let n = min(text.count, 40)
         guard n >= 2 else { return nil }
-        let prefixes = (2...n).map { String(text.prefix($0)) }
+        var prefixes: [String] = [], grown = String(text.first!)
+        for c in text.dropFirst().prefix(n - 1) {
+            grown.append(c)
+            prefixes.append(grown)
+        }
         let marks = Array(repeating: "?", count: prefixes.count).joined(separator: ",")
         // The name, not SQLite's length(name): that counts code points, and the caller indexes
         // `text` by Characters (☕️ is one Character of two code points).

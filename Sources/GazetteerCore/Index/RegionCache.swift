@@ -32,6 +32,7 @@ package final class RegionCache: Sendable {
         /// Towns as public regions, per coordinate system (see `townRegion`).
         var townRegions: [PlacedKey: Region] = [:]
         var towns: [Int64: TownSet] = [:]
+        var names: Names?
         var grid: RegionGrid?
         /// Which grid cells hold POIs, once batches have asked enough to be worth loading it.
         var poiCells: POICells?
@@ -254,6 +255,40 @@ package final class RegionCache: Sendable {
             next = p.parent
         }
         return chain
+    }
+
+    /// Region codes by full and by short name.
+    package struct Names: Sendable {
+        package var full: [String: [Int64]] = [:]
+        package var short: [String: [Int64]] = [:]
+        /// Every start (two characters or more) of every name: a reader stops extending a
+        /// prefix as soon as no name begins with it, which on street text is at once.
+        package var starts: Set<String> = []
+
+        /// 襄樊市 → 襄樊, 襄樊市.
+        package static func starts(of name: String) -> [String] {
+            var out: [String] = [], s = ""
+            for c in name {
+                s.append(c)
+                if s.count >= 2 { out.append(s) }
+            }
+            return out
+        }
+    }
+
+    /// Every region's names, loaded once: the geocoder looks up each prefix of an address at
+    /// each position it reaches, and a hash look-up costs far less than a query.
+    package func names(_ db: Connection) throws -> Names {
+        if let n = cached(db, { $0.names }) { return n }
+        var n = Names()
+        for (code, name, short) in try db.cachedStatement("SELECT code, name, short_name FROM region")
+            .rows([], { ($0.int64(0), $0.text(1), $0.optionalText(2)) }) {
+            n.full[name, default: []].append(code)
+            if let short { n.short[short, default: []].append(code) }
+            for text in [name, short ?? ""] { n.starts.formUnion(Names.starts(of: text)) }
+        }
+        keep(db) { $0.names = n }
+        return n
     }
 
     /// The towns under `parent`: those with a centre, and how far each may name its town.

@@ -102,23 +102,33 @@ struct AddressParser {
     func prefixMatches(_ rest: ArraySlice<Character>) throws -> [Match] {
         let n = min(rest.count, Self.maxNameLength)
         guard n >= 2 else { return [] }
-        let prefixes = (2...n).map { String(rest.prefix($0)) }
-        let marks = Array(repeating: "?", count: prefixes.count).joined(separator: ",")
-        let codes = try db.cachedStatement("""
-            SELECT code FROM region WHERE name IN (\(marks)) UNION SELECT code FROM region WHERE short_name IN (\(marks))
-            """).rows((prefixes + prefixes).map { .text($0) }) { $0.int64(0) }
+        let names = try cache.names(db)
+        // The prefixes some region, former name or zone begins with, grown one character at a
+        // time and no further than such a name goes (on 路123号 that is at once).
+        var prefixes: [String] = []
+        var grown = String(rest.first!)
+        for c in rest.dropFirst().prefix(n - 1) {
+            grown.append(c)
+            guard names.starts.contains(grown) || FormerNames.starts.contains(grown) || FunctionalZones.starts.contains(grown) else { break }
+            prefixes.append(grown)
+        }
+        guard !prefixes.isEmpty else { return [] }
+        // Each code once: by its full name if the text has it, else by its short name.
+        var full: [Int64: Int] = [:], short: [Int64: Int] = [:]
+        for p in prefixes {
+            for code in names.full[p] ?? [] { full[code] = p.count }
+            for code in names.short[p] ?? [] where p.count >= 2 { short[code] = p.count }
+        }
         let text = String(rest.prefix(n))
-        var matches: [Match] = try codes.compactMap { code in
+        var matches: [Match] = try Set(full.keys).union(short.keys).sorted().compactMap { code in
             guard let e = try cache.entry(code, db) else { return nil }
-            if text.hasPrefix(e.name) { return Match(entry: e, length: e.name.count, short: false) }
-            if let s = e.shortName, s.count >= 2, text.hasPrefix(s) {
-                let after = text.dropFirst(s.count)
-                if Self.streetWords.contains(where: { after.hasPrefix($0) }), try !childNamed(e, startOf: after) { return nil }
-                // Another level's suffix: 江东区 is not 江东乡 with 区 left over.
-                if Self.otherLevelSuffix(after, e.level) { return nil }
-                return Match(entry: e, length: s.count, short: true)
-            }
-            return nil
+            if let length = full[code] { return Match(entry: e, length: length, short: false) }
+            guard let length = short[code] else { return nil }
+            let after = text.dropFirst(length)
+            if Self.streetWords.contains(where: { after.hasPrefix($0) }), try !childNamed(e, startOf: after) { return nil }
+            // Another level's suffix: 江东区 is not 江东乡 with 区 left over.
+            if Self.otherLevelSuffix(after, e.level) { return nil }
+            return Match(entry: e, length: length, short: true)
         }
         // Former names (襄樊, 下城区, 柳州地区): today's region, read as if named; a name that is
         // also a region's own today (江东区 in 宁波 was merged, 江东区 in 衡阳 is not) is both.
