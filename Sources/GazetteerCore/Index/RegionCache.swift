@@ -77,6 +77,7 @@ package final class RegionCache: Sendable {
                 s.placed.removeAll()
                 s.townRegions.removeAll()
                 s.towns.removeAll()
+                s.names = nil
                 s.grid = nil
                 s.poiCells = nil
                 s.batchPoints = 0
