@@ -59,6 +59,7 @@ extension Repository {
         do {
             try read { db in
                 regions.notePOIBatch(locations.count, db)
+                regions.noteRegionBatch(locations.count, db) { try RegionLocator(cache: regions, db: db).buildCells() }
                 for (i, location) in locations.enumerated() {
                     guard location.isValid else {
                         body(i, .failure(.invalidArgument(name: "location", reason: location.invalidReason)))

@@ -80,7 +80,24 @@ package struct RegionLocator {
     }
 
     /// The code of the deepest region holding `p` (or, in a sliver, nearest it): see `locate`.
+    /// From the region cells when they are built and `p`'s cell is clear of every boundary.
     package func deepest(_ p: Coordinate) throws -> Int64? {
+        if let cells = cache.regionCells(db), case .known(let code) = cells.answer(p) { return code }
+        return try exactDeepest(p)
+    }
+
+    /// The region cells for the regions this locator searches (see `RegionCells`).
+    package func buildCells() throws -> RegionCells? {
+        let grid = try cache.grid(db)
+        var shapes: [MultiPolygon] = []
+        for code in grid.codes {
+            if let shape = try cache.boxedShape(code, db) { shapes.append(shape.polygon) }
+        }
+        return try RegionCells.build(bounds: grid.bounds, shapes: shapes, slack: Self.slack) { try exactDeepest($0) }
+    }
+
+    /// `deepest` by the candidate boxes and exact tests alone.
+    package func exactDeepest(_ p: Coordinate) throws -> Int64? {
         let point = BoundingBox(minLongitude: p.longitude, minLatitude: p.latitude, maxLongitude: p.longitude, maxLatitude: p.latitude)
         var found: (code: Int64, level: Int)?
         for c in try candidates(point) {
@@ -94,7 +111,7 @@ package struct RegionLocator {
             for c in try candidates(BoundingBox.around(p, radius: Self.slack)) where c.level > (found?.level ?? -1) {
                 if let f = found, !AdminCode(c.code).isWithin(AdminCode(f.code), level: RegionLevel(rawValue: f.level) ?? .town) { continue }
                 guard let shape = try cache.boxedShape(c.code, db)?.polygon else { continue }
-                let d = shape.contains(p) ? 0 : shape.distanceToBoundary(from: p)
+                let d = shape.contains(p) ? 0 : shape.distanceToBoundary(from: p, within: Self.slack)
                 if d <= Self.slack, best == nil || (c.level, -d) > (best!.level, -best!.distance) { best = (c.code, c.level, d) }
             }
             if let best { found = (best.code, best.level) }
