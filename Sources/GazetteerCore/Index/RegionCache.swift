@@ -91,7 +91,8 @@ package final class RegionCache: Sendable {
     }
 
     /// The cached value `get` finds, if `db` may use the cache.
-    private func cached<T>(_ db: Connection, _ get: (State) -> T?) -> T? {
+    /// `get` borrows the state: taking it by value would copy it, retaining every dictionary.
+    private func cached<T>(_ db: Connection, _ get: (borrowing State) -> T?) -> T? {
         state.read { s in s.serves(db) ? get(s) : nil }
     }
 
@@ -139,7 +140,7 @@ package final class RegionCache: Sendable {
     /// Points a batch needs before the region cells are built for it: building decodes every
     /// boundary (which such a batch does anyway) and labels the cells (tens of milliseconds),
     /// and saves several microseconds on each later point.
-    package static let regionCellsAfter = 20_000
+    package static let regionCellsAfter = 16_384
 
     /// Notes `count` more points reverse geocoded in a batch, and builds the region cells with
     /// `build` once the batches have made them worth it (see `RegionCells`). As with the POI
@@ -160,6 +161,11 @@ package final class RegionCache: Sendable {
     /// The region cells, if built for `db`'s snapshot.
     package func regionCells(_ db: Connection) -> RegionCells? {
         cached(db, { $0.regionCells })
+    }
+
+    /// The POI cells, if loaded for `db`'s snapshot.
+    package func poiCells(_ db: Connection) -> POICells? {
+        cached(db, { $0.poiCells })
     }
 
     /// The region grid, loaded if need be.

@@ -67,18 +67,20 @@ package struct RegionCells: Sendable {
         var cells = [UInt16](repeating: 0, count: columns * rows)
         cells.withUnsafeMutableBufferPointer { cells in
             // Marks every cell meeting the box, widened by the margin.
+            // Int(_:) truncates, which is the floor for the cells inside the grid; a box reaching
+            // below it marks cell 0 as well, which only costs that cell its shortcut.
             func mark(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
-                let cx0 = max(0, Int(((min(x0, x1) - marginLng - originLng) / c).rounded(.down)))
-                let cx1 = min(columns - 1, Int(((max(x0, x1) + marginLng - originLng) / c).rounded(.down)))
-                let cy0 = max(0, Int(((min(y0, y1) - marginLat - originLat) / c).rounded(.down)))
-                let cy1 = min(rows - 1, Int(((max(y0, y1) + marginLat - originLat) / c).rounded(.down)))
+                let cx0 = max(0, Int((min(x0, x1) - marginLng - originLng) / c))
+                let cx1 = min(columns - 1, Int((max(x0, x1) + marginLng - originLng) / c))
+                let cy0 = max(0, Int((min(y0, y1) - marginLat - originLat) / c))
+                let cy1 = min(rows - 1, Int((max(y0, y1) + marginLat - originLat) / c))
                 guard cx0 <= cx1, cy0 <= cy1 else { return }
                 for y in cy0...cy1 { for x in cx0...cx1 { cells[y * columns + x] = mixed } }
             }
             for shape in shapes {
                 shape.forEachEdge { x0, y0, x1, y1 in
                     // A long edge in pieces of at most a cell, so only cells along it are marked.
-                    let pieces = max(1, Int((max(abs(x1 - x0), abs(y1 - y0)) / c).rounded(.up)))
+                    let pieces = Int(max(abs(x1 - x0), abs(y1 - y0)) / c) + 1
                     if pieces == 1 { mark(x0, y0, x1, y1); return }
                     for i in 0..<pieces {
                         let t0 = Double(i) / Double(pieces), t1 = Double(i + 1) / Double(pieces)
@@ -88,41 +90,55 @@ package struct RegionCells: Sendable {
             }
         }
 
+        let tMark = Date()
+        defer { if ProcessInfo.processInfo.environment["CELLDEBUG"] != nil { FileHandle.standardError.write("fill \(Date().timeIntervalSince(tMark))\n".data(using: .utf8)!) } }
         // Label each side-connected patch of pure cells with the answer at one of its centres.
+        // The outermost cells are left to the exact test (they hold no region), so the fill
+        // never has to check for the grid's edge.
         var answers: [Int64?] = []
         var index: [Int64?: UInt16] = [:]
-        var queue: [Int32] = []
-        for start in 0..<cells.count where cells[start] == 0 {
-            let x = start % columns, y = start / columns
-            let centre = Coordinate(longitude: originLng + (Double(x) + 0.5) * c, latitude: originLat + (Double(y) + 0.5) * c)
-            let code = try deepest(centre)
-            let label: UInt16
-            if let known = index[code] {
-                label = known
-            } else {
-                guard answers.count < Int(mixed) - 1 else { return nil }
-                answers.append(code)
-                label = UInt16(answers.count)
-                index[code] = label
-            }
-            cells[start] = label
-            queue.removeAll(keepingCapacity: true)
-            queue.append(Int32(start))
-            var head = 0
-            while head < queue.count {
-                let i = Int(queue[head]); head += 1
-                let cx = i % columns, cy = i / columns
-                if cx > 0, cells[i - 1] == 0 { cells[i - 1] = label; queue.append(Int32(i - 1)) }
-                if cx < columns - 1, cells[i + 1] == 0 { cells[i + 1] = label; queue.append(Int32(i + 1)) }
-                if cy > 0, cells[i - columns] == 0 { cells[i - columns] = label; queue.append(Int32(i - columns)) }
-                if cy < rows - 1, cells[i + columns] == 0 { cells[i + columns] = label; queue.append(Int32(i + columns)) }
-                // Keep the queue as short as the front of the fill.
-                if head > 65_536 && head * 2 > queue.count {
-                    queue.removeFirst(head)
-                    head = 0
+        let done = try cells.withUnsafeMutableBufferPointer { cells -> Bool in
+            for x in 0..<columns { cells[x] = mixed; cells[(rows - 1) * columns + x] = mixed }
+            for y in 0..<rows { cells[y * columns] = mixed; cells[y * columns + columns - 1] = mixed }
+            // A ring buffer: a breadth-first fill holds only its front, a few grid widths.
+            let capacity = 1 << 20, wrap = capacity - 1
+            let queue = UnsafeMutableBufferPointer<Int32>.allocate(capacity: capacity)
+            defer { queue.deallocate() }
+            for y in 1..<(rows - 1) {
+                for x in 1..<(columns - 1) where cells[y * columns + x] == 0 {
+                    let centre = Coordinate(longitude: originLng + (Double(x) + 0.5) * c, latitude: originLat + (Double(y) + 0.5) * c)
+                    let code = try deepest(centre)
+                    let label: UInt16
+                    if let known = index[code] {
+                        label = known
+                    } else {
+                        guard answers.count < Int(mixed) - 1 else { return false }
+                        answers.append(code)
+                        label = UInt16(answers.count)
+                        index[code] = label
+                    }
+                    let start = y * columns + x
+                    cells[start] = label
+                    queue[0] = Int32(start)
+                    var head = 0, tail = 1
+                    var overflow = false
+                    @inline(__always) func visit(_ j: Int) {
+                        guard cells[j] == 0 else { return }
+                        cells[j] = label
+                        queue[tail & wrap] = Int32(j)
+                        tail += 1
+                        if tail - head > capacity { overflow = true }
+                    }
+                    while head < tail {
+                        let i = Int(queue[head & wrap]); head += 1
+                        visit(i - 1); visit(i + 1); visit(i - columns); visit(i + columns)
+                    }
+                    if overflow { return false }
                 }
             }
+            return true
         }
+        guard done else { return nil }
         return RegionCells(originLng: originLng, originLat: originLat, cellDegrees: c, columns: columns, rows: rows,
                            cells: cells, answers: answers)
     }

@@ -8,10 +8,62 @@ import GazetteerSQLite
 package struct RegionLocator {
     package let cache: RegionCache
     package let db: Connection
+    /// The region cells, as built when this locator was made (see `RegionCells`). A batch
+    /// makes one locator for all its points, so a point reads them without a lock or retain.
+    private let cells: RegionCells?
+    /// The POI cells, likewise (nil: not loaded, ask the cache).
+    private let poiCells: POICells?
+    /// What this locator has already asked the shared cache, when it serves one batch on one
+    /// thread: each point then takes no lock (every lock taken by both threads of a batch
+    /// moves its cache line between the cores).
+    private let memo: Memo?
 
-    package init(cache: RegionCache, db: Connection) {
+    package final class Memo {
+        fileprivate let system: CoordinateSystem
+        fileprivate var placed: [Int64: RegionCache.Placed] = [:]
+        fileprivate var towns: [Int64: [RegionCache.TownCentre]] = [:]
+        fileprivate var townRegions: [Int64: Region?] = [:]
+        package init(system: CoordinateSystem) { self.system = system }
+    }
+
+    /// - Parameter memo: for a batch on one thread, in one read transaction: remembers the
+    ///   regions asked for, answering in `memo`'s coordinate system from memory.
+    package init(cache: RegionCache, db: Connection, memo: Memo? = nil) {
         self.cache = cache
         self.db = db
+        self.cells = cache.regionCells(db)
+        self.poiCells = cache.poiCells(db)
+        self.memo = memo
+    }
+
+    /// False only when no POI's R*Tree box meets `b` (see `RegionCache.mayHavePOIs`).
+    package func mayHavePOIs(in b: BoundingBox) -> Bool {
+        if let poiCells { return poiCells.mayHold(b) }
+        return cache.mayHavePOIs(in: b, db)
+    }
+
+    private func placed(_ code: Int64, system: CoordinateSystem) throws -> RegionCache.Placed {
+        guard let memo, memo.system == system else { return try cache.placed(code, system: system, db) }
+        if let p = memo.placed[code] { return p }
+        let p = try cache.placed(code, system: system, db)
+        memo.placed[code] = p
+        return p
+    }
+
+    private func townCentres(under parent: Int64) throws -> [RegionCache.TownCentre] {
+        guard let memo else { return try cache.townCentres(under: parent, db) }
+        if let t = memo.towns[parent] { return t }
+        let t = try cache.townCentres(under: parent, db)
+        memo.towns[parent] = t
+        return t
+    }
+
+    private func townRegion(_ code: Int64, system: CoordinateSystem) throws -> Region? {
+        guard let memo, memo.system == system else { return try cache.townRegion(code, system: system, db) }
+        if let r = memo.townRegions[code] { return r }
+        let r = try cache.townRegion(code, system: system, db)
+        memo.townRegions[code] = r
+        return r
     }
 
     /// How far outside every simplified boundary a point may be and still be placed in the
@@ -37,7 +89,7 @@ package struct RegionLocator {
 
     /// The code of the town `nearestTown(under:to:)` finds.
     package func nearestTownCode(under parent: Int64, to p: Coordinate) throws -> Int64? {
-        let towns = try cache.townCentres(under: parent, db)
+        let towns = try townCentres(under: parent)
         // Equirectangular distance ranks as the great circle does at town scale, without trigonometry per town.
         let k = cos(p.latitude * .pi / 180)
         func d2(_ c: Coordinate) -> Double {
@@ -69,9 +121,9 @@ package struct RegionLocator {
     /// `RegionCache.Placed`), so a point costs its point-in-polygon tests and little else.
     package func address(_ p: Coordinate, system: CoordinateSystem) throws -> (address: Address, formatted: String) {
         guard let deepest = try deepest(p) else { return (.empty, "") }
-        let placed = try cache.placed(deepest, system: system, db)
+        let placed = try placed(deepest, system: system)
         guard placed.wantsTown, let code = try nearestTownCode(under: deepest, to: p),
-              let town = try cache.townRegion(code, system: system, db)
+              let town = try townRegion(code, system: system)
         else { return (placed.address, placed.formatted) }
         var address = placed.address
         address.town = town
@@ -82,18 +134,23 @@ package struct RegionLocator {
     /// The code of the deepest region holding `p` (or, in a sliver, nearest it): see `locate`.
     /// From the region cells when they are built and `p`'s cell is clear of every boundary.
     package func deepest(_ p: Coordinate) throws -> Int64? {
-        if let cells = cache.regionCells(db), case .known(let code) = cells.answer(p) { return code }
+        if let cells, case .known(let code) = cells.answer(p) { return code }
         return try exactDeepest(p)
     }
 
     /// The region cells for the regions this locator searches (see `RegionCells`).
     package func buildCells() throws -> RegionCells? {
+        let t0 = Date()
         let grid = try cache.grid(db)
         var shapes: [MultiPolygon] = []
         for code in grid.codes {
             if let shape = try cache.boxedShape(code, db) { shapes.append(shape.polygon) }
         }
-        return try RegionCells.build(bounds: grid.bounds, shapes: shapes, slack: Self.slack) { try exactDeepest($0) }
+        let t1 = Date()
+        var n = 0
+        let r = try RegionCells.build(bounds: grid.bounds, shapes: shapes, slack: Self.slack) { n += 1; return try exactDeepest($0) }
+        if ProcessInfo.processInfo.environment["CELLDEBUG"] != nil { FileHandle.standardError.write("shapes \(t1.timeIntervalSince(t0)) build \(Date().timeIntervalSince(t1)) comps \(n) pure \(r?.pureShare ?? 0)\n".data(using: .utf8)!) }
+        return r
     }
 
     /// `deepest` by the candidate boxes and exact tests alone.
