@@ -90,8 +90,6 @@ package struct RegionCells: Sendable {
             }
         }
 
-        let tMark = Date()
-        defer { if ProcessInfo.processInfo.environment["CELLDEBUG"] != nil { FileHandle.standardError.write("fill \(Date().timeIntervalSince(tMark))\n".data(using: .utf8)!) } }
         // Label each side-connected patch of pure cells with the answer at one of its centres.
         // The outermost cells are left to the exact test (they hold no region), so the fill
         // never has to check for the grid's edge.

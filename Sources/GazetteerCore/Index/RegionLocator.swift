@@ -23,6 +23,8 @@ package struct RegionLocator {
         fileprivate var placed: [Int64: RegionCache.Placed] = [:]
         fileprivate var towns: [Int64: [RegionCache.TownCentre]] = [:]
         fileprivate var townRegions: [Int64: Region?] = [:]
+        fileprivate var grid: RegionGrid?
+        fileprivate var shapes: [Int64: RegionCache.Shape?] = [:]
         package init(system: CoordinateSystem) { self.system = system }
     }
 
@@ -73,7 +75,17 @@ package struct RegionLocator {
 
     /// The regions whose bounding box meets `b`, deepest level first.
     private func candidates(_ b: BoundingBox) throws -> [(code: Int64, level: Int)] {
-        try cache.candidates(b, db)
+        guard let memo else { return try cache.candidates(b, db) }
+        if memo.grid == nil { memo.grid = try cache.grid(db) }
+        return memo.grid!.candidates(b)
+    }
+
+    private func boxedShape(_ code: Int64) throws -> RegionCache.Shape? {
+        guard let memo else { return try cache.boxedShape(code, db) }
+        if let s = memo.shapes[code] { return s }
+        let s = try cache.boxedShape(code, db)
+        memo.shapes[code] = s
+        return s
     }
 
     /// Farthest a town centre may be from a point and still name its town. Towns (乡镇街道) are a
@@ -140,17 +152,12 @@ package struct RegionLocator {
 
     /// The region cells for the regions this locator searches (see `RegionCells`).
     package func buildCells() throws -> RegionCells? {
-        let t0 = Date()
         let grid = try cache.grid(db)
         var shapes: [MultiPolygon] = []
         for code in grid.codes {
             if let shape = try cache.boxedShape(code, db) { shapes.append(shape.polygon) }
         }
-        let t1 = Date()
-        var n = 0
-        let r = try RegionCells.build(bounds: grid.bounds, shapes: shapes, slack: Self.slack) { n += 1; return try exactDeepest($0) }
-        if ProcessInfo.processInfo.environment["CELLDEBUG"] != nil { FileHandle.standardError.write("shapes \(t1.timeIntervalSince(t0)) build \(Date().timeIntervalSince(t1)) comps \(n) pure \(r?.pureShare ?? 0)\n".data(using: .utf8)!) }
-        return r
+        return try RegionCells.build(bounds: grid.bounds, shapes: shapes, slack: Self.slack) { try exactDeepest($0) }
     }
 
     /// `deepest` by the candidate boxes and exact tests alone.
@@ -158,7 +165,7 @@ package struct RegionLocator {
         let point = BoundingBox(minLongitude: p.longitude, minLatitude: p.latitude, maxLongitude: p.longitude, maxLatitude: p.latitude)
         var found: (code: Int64, level: Int)?
         for c in try candidates(point) {
-            if let shape = try cache.boxedShape(c.code, db), shape.contains(p) { found = c; break }
+            if let shape = try boxedShape(c.code), shape.contains(p) { found = c; break }
         }
         if (found?.level ?? -1) < RegionLevel.district.rawValue {
             // Above district level only (or nowhere): the point may sit in a sliver between two
@@ -167,7 +174,7 @@ package struct RegionLocator {
             var best: (code: Int64, level: Int, distance: Double)?
             for c in try candidates(BoundingBox.around(p, radius: Self.slack)) where c.level > (found?.level ?? -1) {
                 if let f = found, !AdminCode(c.code).isWithin(AdminCode(f.code), level: RegionLevel(rawValue: f.level) ?? .town) { continue }
-                guard let shape = try cache.boxedShape(c.code, db)?.polygon else { continue }
+                guard let shape = try boxedShape(c.code)?.polygon else { continue }
                 let d = shape.contains(p) ? 0 : shape.distanceToBoundary(from: p, within: Self.slack)
                 if d <= Self.slack, best == nil || (c.level, -d) > (best!.level, -best!.distance) { best = (c.code, c.level, d) }
             }
