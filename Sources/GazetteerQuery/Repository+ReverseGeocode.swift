@@ -24,7 +24,9 @@ extension Repository {
         guard radius.isFinite, (0...50_000).contains(radius) else {
             throw .invalidArgument(name: "radius", reason: "must be 0 to 50000 metres, not \(radius)")
         }
-        return try read { db in try answer(location, system: system, radius: radius, poiLimit: poiLimit, db: db) }
+        return try read { db in
+            try answer(location, system: system, radius: radius, poiLimit: poiLimit, locator: RegionLocator(cache: regions, db: db), db: db)
+        }
     }
 
     /// Reverse geocodes many points as `reverseGeocode(_:system:radius:poiLimit:)` does one at
@@ -59,6 +61,8 @@ extension Repository {
         do {
             try read { db in
                 regions.notePOIBatch(locations.count, db)
+                regions.noteRegionBatch(locations.count, db) { try RegionLocator(cache: regions, db: db).buildCells() }
+                let locator = RegionLocator(cache: regions, db: db, memo: RegionLocator.Memo(system: system))
                 for (i, location) in locations.enumerated() {
                     guard location.isValid else {
                         body(i, .failure(.invalidArgument(name: "location", reason: location.invalidReason)))
@@ -67,7 +71,7 @@ extension Repository {
                     }
                     let result: Result<ReverseGeocode, GazetteerError>
                     do {
-                        result = .success(try answer(location, system: system, radius: radius, poiLimit: poiLimit, db: db))
+                        result = .success(try answer(location, system: system, radius: radius, poiLimit: poiLimit, locator: locator, db: db))
                     } catch {
                         result = .failure(mapped(error))
                     }
@@ -89,19 +93,19 @@ extension Repository {
 
     /// One reverse geocode inside a read transaction on `db`; `location` is valid.
     private func answer(
-        _ location: Coordinate, system: CoordinateSystem, radius: Double, poiLimit: Int, db: Connection
+        _ location: Coordinate, system: CoordinateSystem, radius: Double, poiLimit: Int, locator: RegionLocator, db: Connection
     ) throws -> ReverseGeocode {
         let p = location.converted(from: system, to: .gcj02)
-        let placed = try RegionLocator(cache: regions, db: db).address(p, system: system)
+        let placed = try locator.address(p, system: system)
         var formatted = placed.formatted
         var pois: [POIDistance] = []
         if radius > 0 && poiLimit > 0
-            && regions.mayHavePOIs(in: BoundingBox.around(p, radius: radius + POIFinder.boxSlack), db) {
+            && locator.mayHavePOIs(in: BoundingBox.around(p, radius: radius + POIFinder.boxSlack)) {
             let finder = POIFinder(db: db)
             let hits = try finder.nearest(p, radius: radius, offset: 0, limit: poiLimit)
             pois = try withRegions(try finder.load(hits.map(\.rowid), system: system), hits, db: db, system: system)
         }
-        if !formatted.isEmpty, let landmark = try landmark(near: p, among: pois, db: db) { formatted += landmark }
+        if !formatted.isEmpty, let landmark = try landmark(near: p, among: pois, locator: locator, db: db) { formatted += landmark }
         return ReverseGeocode(location: location, address: placed.address, formattedAddress: formatted, pois: pois)
     }
 
@@ -111,7 +115,7 @@ extension Repository {
     /// The name a formatted address ends with, as AMap's does: the nearest POI within 100 m
     /// that people would use as a landmark (not a toilet, parking lot, bike stand or ATM),
     /// whatever radius the caller asked POIs for.
-    func landmark(near p: Coordinate, among pois: [POIDistance], db: Connection) throws -> String? {
+    func landmark(near p: Coordinate, among pois: [POIDistance], locator: RegionLocator, db: Connection) throws -> String? {
         func usable(_ typecode: String?) -> Bool {
             guard let t = typecode else { return true }
             return !(t.hasPrefix("2003") || t == "150000" || t.hasPrefix("1509") || t == "160300")
@@ -119,7 +123,7 @@ extension Repository {
         if let hit = pois.first(where: { $0.distance <= Self.landmarkReach && usable($0.poi.typecode) }) { return hit.poi.name }
         if let last = pois.last, last.distance >= Self.landmarkReach { return nil } // the list already covers the reach
         // The box POIFinder.nearest asks the R*Tree for first (it starts at 300 m at most).
-        if !regions.mayHavePOIs(in: BoundingBox.around(p, radius: Self.landmarkReach + POIFinder.boxSlack), db) { return nil }
+        if !locator.mayHavePOIs(in: BoundingBox.around(p, radius: Self.landmarkReach + POIFinder.boxSlack)) { return nil }
         let finder = POIFinder(db: db)
         let near = try finder.nearest(p, radius: Self.landmarkReach, offset: 0, limit: 10)
         return try finder.load(near.map(\.rowid), system: .gcj02).first { usable($0.typecode) }?.name

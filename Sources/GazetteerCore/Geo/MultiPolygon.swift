@@ -46,6 +46,17 @@ public struct MultiPolygon: Sendable, Hashable {
     public func distanceToBoundary(from c: Coordinate) -> Double {
         index.distanceToBoundary(longitude: c.longitude, latitude: c.latitude)
     }
+
+    /// `distanceToBoundary(from:)` when it is at most `limit` metres, +∞ otherwise; reads only
+    /// the edges near the point.
+    package func distanceToBoundary(from c: Coordinate, within limit: Double) -> Double {
+        index.distanceToBoundary(longitude: c.longitude, latitude: c.latitude, within: limit)
+    }
+
+    /// Every edge of every ring, closing edges included (see `PolygonIndex.forEachEdge`).
+    package func forEachEdge(_ body: (Double, Double, Double, Double) -> Void) {
+        index.forEachEdge(body)
+    }
 }
 
 // MARK: - WKT

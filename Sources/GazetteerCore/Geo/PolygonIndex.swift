@@ -89,8 +89,10 @@ package struct PolygonIndex: Sendable {
                 // Count, then fill (CSR): edges whose latitude span meets each band.
                 counts.removeAll(keepingCapacity: true)
                 counts.append(contentsOf: repeatElement(0, count: bandCount + 1))
+                // Horizontal edges are listed too (in one band each): `contains` skips them by
+                // its crossing test, and `distanceToBoundary(within:)` needs every edge.
                 if edgeCount > 0 {
-                    for k in start..<(end - 1) where ys[k] != ys[k + 1] {
+                    for k in start..<(end - 1) {
                         let lo = band(Swift.min(ys[k], ys[k + 1]))
                         let hi = band(Swift.max(ys[k], ys[k + 1]))
                         for b in lo...hi { counts[b + 1] += 1 }
@@ -102,7 +104,7 @@ package struct PolygonIndex: Sendable {
                 for b in 0...bandCount { bandStarts.append(edgeBase + counts[b]) }
                 edges.append(contentsOf: repeatElement(0, count: Int(counts[bandCount])))
                 if edgeCount > 0 {
-                    for k in start..<(end - 1) where ys[k] != ys[k + 1] {
+                    for k in start..<(end - 1) {
                         let lo = band(Swift.min(ys[k], ys[k + 1]))
                         let hi = band(Swift.max(ys[k], ys[k + 1]))
                         for b in lo...hi {
@@ -165,6 +167,73 @@ package struct PolygonIndex: Sendable {
                     }
                 }
             }
+        }
+    }
+
+    /// `distanceToBoundary`, exact when it is at most `limit` metres, and +∞ otherwise: reverse
+    /// geocoding only asks whether a border is within a few tens of metres, so only the bands
+    /// of rings whose box comes that near are read, not every edge of a province.
+    package func distanceToBoundary(longitude: Double, latitude: Double, within limit: Double) -> Double {
+        let metresPerDegree = Coordinate.earthRadius * Double.pi / 180
+        let kx = metresPerDegree * cos(latitude * Double.pi / 180)
+        let ky = metresPerDegree
+        // A little wider than `limit`, so rounding never drops an edge at the limit.
+        let reach = limit * 1.001 + 1e-6
+        let reachY = reach / ky
+        var best = Double.infinity
+        return rings.withUnsafeBufferPointer { rings in
+            bandStarts.withUnsafeBufferPointer { bandStarts in
+                edges.withUnsafeBufferPointer { edges in
+                    xs.withUnsafeBufferPointer { xs in
+                        ys.withUnsafeBufferPointer { ys in
+                            for ring in rings {
+                                let outX = Swift.max(ring.minX - longitude, 0, longitude - ring.maxX) * kx
+                                let outY = Swift.max(ring.minY - latitude, 0, latitude - ring.maxY) * ky
+                                if outX * outX + outY * outY > reach * reach { continue }
+                                let start = Int(ring.pointStart), end = Int(ring.pointEnd)
+                                if end - start == 1 {
+                                    let dx = (xs[start] - longitude) * kx, dy = (ys[start] - latitude) * ky
+                                    best = Swift.min(best, (dx * dx + dy * dy).squareRoot())
+                                    continue
+                                }
+                                guard end - start >= 2 else { continue }
+                                let last = Int(ring.bandCount) - 1
+                                func band(_ y: Double) -> Int {
+                                    let b = (y - ring.minY) * ring.invBandHeight
+                                    guard b > 0 else { return 0 }
+                                    return b >= Double(last) ? last : Int(b)
+                                }
+                                let from = Int(bandStarts[Int(ring.bandBase) + band(latitude - reachY)])
+                                let to = Int(bandStarts[Int(ring.bandBase) + band(latitude + reachY) + 1])
+                                for e in from..<to {
+                                    let k = Int(edges[e])
+                                    // The same arithmetic as distanceToBoundary, so the same metres.
+                                    let ax = (xs[k] - longitude) * kx, ay = (ys[k] - latitude) * ky
+                                    let bx = (xs[k + 1] - longitude) * kx, by = (ys[k + 1] - latitude) * ky
+                                    let dx = bx - ax, dy = by - ay
+                                    let len2 = dx * dx + dy * dy
+                                    var t = len2 > 0 ? -(ax * dx + ay * dy) / len2 : 0
+                                    t = Swift.min(1, Swift.max(0, t))
+                                    let px = ax + t * dx, py = ay + t * dy
+                                    best = Swift.min(best, (px * px + py * py).squareRoot())
+                                }
+                            }
+                            return best <= limit ? best : .infinity
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with every edge (from x0, y0 to x1, y1), rings closed; a ring of one point
+    /// gives that point as an edge of no length.
+    package func forEachEdge(_ body: (Double, Double, Double, Double) -> Void) {
+        for ring in rings {
+            let start = Int(ring.pointStart), end = Int(ring.pointEnd)
+            if end - start == 1 { body(xs[start], ys[start], xs[start], ys[start]); continue }
+            guard end - start >= 2 else { continue }
+            for k in start..<(end - 1) { body(xs[k], ys[k], xs[k + 1], ys[k + 1]) }
         }
     }
 

@@ -36,6 +36,16 @@ package struct RegionGrid: Sendable {
         self.cells = cells
     }
 
+    /// Every region searched, as its code.
+    package var codes: [Int64] { entries.map(\.code) }
+
+    /// The box around every region searched (empty when there is none).
+    package var bounds: BoundingBox {
+        entries.reduce(BoundingBox.empty) {
+            $0.union(BoundingBox(minLongitude: $1.minLng, minLatitude: $1.minLat, maxLongitude: $1.maxLng, maxLatitude: $1.maxLat))
+        }
+    }
+
     /// Regions whose box meets `b`, deepest level first (then by code, descending), as the
     /// R*Tree query `min_lng <= maxLng AND max_lng >= minLng …` would give them.
     package func candidates(_ b: BoundingBox) -> [(code: Int64, level: Int)] {

@@ -1,0 +1,164 @@
+import Foundation
+
+/// A grid over the region boundaries that answers `RegionLocator.deepest` from memory for a
+/// point in a cell no boundary comes near. Batch reverse geocoding spends most of a point on
+/// finding its region (candidate boxes, several point-in-polygon tests, and for a point at sea
+/// or abroad a search of every border within the sliver slack); most points lie well inside
+/// one district, or far from any, where that answer is the same over a whole cell.
+///
+/// A cell is "pure" when no edge of any boundary comes within `margin` (more than the sliver
+/// slack) of it: there every boundary holds all of the cell or none of it, and none is near
+/// enough for the sliver search, so the answer is the same everywhere in it. Pure cells that
+/// share a side are joined, as the segment between their centres crosses no boundary, so
+/// `deepest` runs once per connected patch of pure cells, at one cell's centre, and the answer
+/// is shared. Cells near a boundary ("mixed") keep the exact test.
+///
+/// Built from the regions the locator searches (`RegionGrid`'s boxes and their shapes), so a
+/// region left out of the locator is left out here too.
+package struct RegionCells: Sendable {
+    package static let cellDegrees = 0.02
+    /// Most cells: 2^24 (32 MiB of UInt16); coarser cells beyond that.
+    package static let maxCells = 1 << 24
+    private static let mixed = UInt16.max
+
+    private let originLng: Double, originLat: Double
+    private let cellDegrees: Double
+    private let columns: Int, rows: Int
+    /// Per cell: `mixed`, or 1 + the index in `answers` of its region.
+    private let cells: [UInt16]
+    /// The distinct answers of pure cells (nil: no region).
+    private let answers: [Int64?]
+
+    package enum Answer: Equatable {
+        /// The region `deepest` gives anywhere in the cell (nil: none).
+        case known(Int64?)
+        /// A boundary is near: ask the exact test.
+        case mixed
+    }
+
+    /// - Parameters:
+    ///   - bounds: the box of every region searched (the grid covers it; outside it no region
+    ///     is found, and `answer` says `mixed` so the exact test decides).
+    ///   - shapes: the boundary of every region searched.
+    ///   - slack: metres within which `deepest` looks for a region beyond the point.
+    ///   - deepest: the exact answer at a point.
+    /// - Returns: nil when the grid cannot be made (empty or polar bounds, or more than
+    ///   `UInt16` distinct answers).
+    package static func build(
+        bounds: BoundingBox, shapes: [MultiPolygon], slack: Double, deepest: (Coordinate) throws -> Int64?
+    ) rethrows -> RegionCells? {
+        guard bounds.minLongitude <= bounds.maxLongitude, bounds.minLatitude <= bounds.maxLatitude,
+              bounds.maxLatitude < 80, bounds.minLatitude > -80 else { return nil }
+        // How far, in degrees, an edge must stay from a cell for the sliver search to ignore it
+        // anywhere in the cell: the slack at the box's widest latitude, and half as much again.
+        let metresPerDegree = Coordinate.earthRadius * Double.pi / 180
+        let widest = max(abs(bounds.minLatitude), abs(bounds.maxLatitude)) + 1
+        let marginLng = 1.5 * slack / (metresPerDegree * cos(widest * Double.pi / 180))
+        let marginLat = 1.5 * slack / metresPerDegree
+        var c = cellDegrees
+        func size(_ c: Double) -> (Int, Int) {
+            (Int(((bounds.maxLongitude - bounds.minLongitude) / c).rounded(.down)) + 3,
+             Int(((bounds.maxLatitude - bounds.minLatitude) / c).rounded(.down)) + 3)
+        }
+        while size(c).0 * size(c).1 > maxCells { c *= 2 }
+        let (columns, rows) = size(c)
+        let originLng = bounds.minLongitude - c, originLat = bounds.minLatitude - c
+
+        var cells = [UInt16](repeating: 0, count: columns * rows)
+        cells.withUnsafeMutableBufferPointer { cells in
+            // Marks every cell meeting the box, widened by the margin.
+            // Int(_:) truncates, which is the floor for the cells inside the grid; a box reaching
+            // below it marks cell 0 as well, which only costs that cell its shortcut.
+            func mark(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+                let cx0 = max(0, Int((min(x0, x1) - marginLng - originLng) / c))
+                let cx1 = min(columns - 1, Int((max(x0, x1) + marginLng - originLng) / c))
+                let cy0 = max(0, Int((min(y0, y1) - marginLat - originLat) / c))
+                let cy1 = min(rows - 1, Int((max(y0, y1) + marginLat - originLat) / c))
+                guard cx0 <= cx1, cy0 <= cy1 else { return }
+                for y in cy0...cy1 { for x in cx0...cx1 { cells[y * columns + x] = mixed } }
+            }
+            for shape in shapes {
+                shape.forEachEdge { x0, y0, x1, y1 in
+                    // A long edge in pieces of at most a cell, so only cells along it are marked.
+                    let pieces = Int(max(abs(x1 - x0), abs(y1 - y0)) / c) + 1
+                    if pieces == 1 { mark(x0, y0, x1, y1); return }
+                    for i in 0..<pieces {
+                        let t0 = Double(i) / Double(pieces), t1 = Double(i + 1) / Double(pieces)
+                        mark(x0 + (x1 - x0) * t0, y0 + (y1 - y0) * t0, x0 + (x1 - x0) * t1, y0 + (y1 - y0) * t1)
+                    }
+                }
+            }
+        }
+
+        // Label each side-connected patch of pure cells with the answer at one of its centres.
+        // The outermost cells are left to the exact test (they hold no region), so the fill
+        // never has to check for the grid's edge.
+        var answers: [Int64?] = []
+        var index: [Int64?: UInt16] = [:]
+        let done = try cells.withUnsafeMutableBufferPointer { cells -> Bool in
+            for x in 0..<columns { cells[x] = mixed; cells[(rows - 1) * columns + x] = mixed }
+            for y in 0..<rows { cells[y * columns] = mixed; cells[y * columns + columns - 1] = mixed }
+            // A ring buffer: a breadth-first fill holds only its front, a few grid widths.
+            let capacity = 1 << 20, wrap = capacity - 1
+            let queue = UnsafeMutableBufferPointer<Int32>.allocate(capacity: capacity)
+            defer { queue.deallocate() }
+            for y in 1..<(rows - 1) {
+                for x in 1..<(columns - 1) where cells[y * columns + x] == 0 {
+                    let centre = Coordinate(longitude: originLng + (Double(x) + 0.5) * c, latitude: originLat + (Double(y) + 0.5) * c)
+                    let code = try deepest(centre)
+                    let label: UInt16
+                    if let known = index[code] {
+                        label = known
+                    } else {
+                        guard answers.count < Int(mixed) - 1 else { return false }
+                        answers.append(code)
+                        label = UInt16(answers.count)
+                        index[code] = label
+                    }
+                    let start = y * columns + x
+                    cells[start] = label
+                    queue[0] = Int32(start)
+                    var head = 0, tail = 1
+                    var overflow = false
+                    @inline(__always) func visit(_ j: Int) {
+                        guard cells[j] == 0 else { return }
+                        cells[j] = label
+                        queue[tail & wrap] = Int32(j)
+                        tail += 1
+                        if tail - head > capacity { overflow = true }
+                    }
+                    while head < tail {
+                        let i = Int(queue[head & wrap]); head += 1
+                        visit(i - 1); visit(i + 1); visit(i - columns); visit(i + columns)
+                    }
+                    if overflow { return false }
+                }
+            }
+            return true
+        }
+        guard done else { return nil }
+        return RegionCells(originLng: originLng, originLat: originLat, cellDegrees: c, columns: columns, rows: rows,
+                           cells: cells, answers: answers)
+    }
+
+    private init(originLng: Double, originLat: Double, cellDegrees: Double, columns: Int, rows: Int,
+                 cells: [UInt16], answers: [Int64?]) {
+        (self.originLng, self.originLat, self.cellDegrees) = (originLng, originLat, cellDegrees)
+        (self.columns, self.rows, self.cells, self.answers) = (columns, rows, cells, answers)
+    }
+
+    /// What the cell of `p` knows about `deepest(p)`.
+    @inline(__always)
+    package func answer(_ p: Coordinate) -> Answer {
+        let fx = (p.longitude - originLng) / cellDegrees, fy = (p.latitude - originLat) / cellDegrees
+        // Outside the grid (or NaN): let the exact test decide.
+        guard fx >= 0, fy >= 0, fx < Double(columns), fy < Double(rows) else { return .mixed }
+        let v = cells[Int(fy) * columns + Int(fx)]
+        return v == Self.mixed ? .mixed : .known(answers[Int(v) - 1])
+    }
+
+    /// How many cells are pure, of all: how much of the grid answers from memory.
+    package var pureShare: Double {
+        cells.isEmpty ? 0 : Double(cells.lazy.filter { $0 != Self.mixed }.count) / Double(cells.count)
+    }
+}
