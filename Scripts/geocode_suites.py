@@ -7,7 +7,8 @@ as `gazetteer geocode --batch FILE` over every suite's addresses.
 
 Correct: the answer's name equals the expected name, or equals it but for the level suffix
 (上虞市 ~ 上虞区, 横峰镇 ~ 横峰街道: upgraded since the text was written), or the expected name
-is a short form the answer starts with (义乌 ~ 义乌市: the annotated dataset gives text as written). Before comparing,
+is a short form the answer starts with (义乌 ~ 义乌市: the annotated dataset gives text as written),
+or the expected span ends with the answer (广元昭化区 ~ 昭化区). Before comparing,
 the same rule is applied to the expected values and to every parser's answer: in a municipality
 (北京/天津/上海/重庆) the city is the municipality (市辖区/县/重庆城区/… or empty → 北京市);
 a county under the province (仙桃市, 省直辖县级行政区划) is its own city (city := district).
@@ -49,11 +50,13 @@ def stem(name):
 
 def matches(expected, got):
     """Same name, or the same name with another level suffix (上虞市 ~ 上虞区, 横峰镇 ~ 横峰街道:
-    the text was written before the change), or the expected short form the answer starts with."""
+    the text was written before the change), or the expected short form the answer starts with,
+    or an expected span that ends with the answer (广元昭化区 ~ 昭化区: the annotated span took
+    in the text before it)."""
     if not got:
         return False
     e, g = stem(expected), stem(got)
-    return got == expected or e == g or (len(e) >= 2 and g.startswith(e))
+    return got == expected or e == g or (len(e) >= 2 and g.startswith(e)) or (len(g) >= 2 and e.endswith(g))
 
 
 def load_suites(d):
@@ -89,7 +92,8 @@ def run_ours(binary, addresses):
         j = json.loads(line)
         g = (j.get("geocodes") or [{}])[0] if j.get("count", "0") != "0" else {}
         answers.append((canon(s(g.get("province")), s(g.get("city")), s(g.get("district")), s(g.get("township"))),
-                        g.get("formatted_address", ""), g.get("level", ""), g.get("unmatched", "")))
+                        g.get("formatted_address", ""), g.get("level", ""), s(g.get("unmatched")),
+                        s(g.get("former_name"))))
     return answers, elapsed
 
 
@@ -155,12 +159,12 @@ def main():
                 cells.append(f"{100 * ok / len(scored):12.1f}%")
             print(f"{suite:24} {level:9} {len(scored):5}  " + "  ".join(cells))
         with open(os.path.join(a.out, f"{suite}-ours-failures.tsv"), "w", encoding="utf-8") as f:
-            f.write("address\tlevel\texpected\tours\tours_formatted\tours_level\tours_unmatched\n")
+            f.write("address\tlevel\texpected\tours\tours_formatted\tours_level\tours_unmatched\tours_former_name\n")
             for k, (addr, e) in zip(idx, rows):
-                got, formatted, lvl, unmatched = ours[k]
+                got, formatted, lvl, unmatched, former = ours[k]
                 for level in LEVELS:
                     if e[level] and not matches(e[level], got[level]):
-                        f.write("\t".join([addr, level, e[level], got[level], formatted, lvl, unmatched]) + "\n")
+                        f.write("\t".join([addr, level, e[level], got[level], formatted, lvl, unmatched, former]) + "\n")
     n = len(addresses)
     line = f"speed: {n} addresses; ours (geocode --batch, whole command) {n / ours_s:,.0f}/s ({ours_s:.2f} s)"
     if not a.only:

@@ -17,7 +17,7 @@ mkdir -p bench-out
 if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import cpca, jionlp, addressparser' 2>/dev/null; then
     echo "geocode_suites: installing cpca, jionlp, addressparser into $VENV" >&2
     python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q cpca jionlp addressparser >&2
+    "$VENV/bin/pip" install -q cpca jionlp addressparser six >&2  # addressparser imports six without declaring it
 fi
 case " $* " in
     *" --gazetteer "*) ;;
