@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+@testable import GazetteerCore
+@testable import GazetteerQuery
+
+/// Other projects' own test cases (Fixtures/GeocodeSuites, sources in its README.md) through
+/// `Repository.geocode(_ addresses:)`: per level, the share answered right may not fall below
+/// the floor measured when the floor was set (rounded down by a point). Raise a floor when the
+/// geocoder gets better; `Scripts/geocode_suites.py` prints the same figures beside other parsers.
+@Suite(.tags(.seed), .skippedInFastRuns) struct GeocodeSuiteTests {
+    let repo = SeedDatabase.repository
+
+    /// Percent right per suite and level.
+    static let floors: [String: [GeocodeSuite.Level: Double]] = [
+        "akebe-address-parse": [.province: 86, .city: 86, .district: 75],
+        "cpca-addressparser": [.province: 84, .city: 82, .district: 71],
+        "jionlp": [.province: 99, .city: 87, .district: 91, .town: 99],
+        "nca-dev": [.province: 97, .city: 95, .district: 83, .town: 70],
+        "nca-test": [.province: 98, .city: 95, .district: 82, .town: 70],
+        "zh-address-parse-java": [.province: 56, .city: 56, .district: 55, .town: 32],
+    ]
+
+    @Test(arguments: floors.keys.sorted())
+    func accuracyPerLevelStaysAtLeastTheFloor(_ name: String) throws {
+        let suite = try GeocodeSuite(name)
+        try #require(!suite.cases.isEmpty, "\(name): no cases")
+        let answers = repo.geocode(suite.cases.map(\.address)).map { (try? $0.get()) ?? nil }
+        let score = suite.score(answers)
+        for level in GeocodeSuite.Level.allCases {
+            guard let s = score[level], let floor = GeocodeSuiteTests.floors[name]?[level] else { continue }
+            let percent = 100 * Double(s.right) / Double(s.cases)
+            print("\(name) \(level.rawValue): \(s.right)/\(s.cases) = \(String(format: "%.1f", percent))% (floor \(floor)%)")
+            #expect(percent >= floor, "\(name) \(level.rawValue): \(String(format: "%.1f", percent))% < floor \(floor)%")
+        }
+    }
+}
