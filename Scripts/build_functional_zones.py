@@ -27,7 +27,8 @@ def forms(name, city_short):
     out = [name]
     base = name
     for p in PROVINCES:
-        if base.startswith(p) and len(base) > len(p) + 3:
+        # 河北唐山海港… → 唐山海港…; but 吉林经济开发区 is the city 吉林's, not a bare 经济开发区.
+        if base.startswith(p) and len(base) > len(p) + 3 and not base[len(p):].startswith(GENERIC_START):
             base = base[len(p):]
             break
     base = base.replace(city_short + "市", city_short, 1) if city_short and base.startswith(city_short + "市") else base

@@ -75,7 +75,7 @@ struct AddressParser {
     /// 重庆市重庆城区黔江区, 重庆郊县): read over between levels. Longest first.
     /// Hong Kong's and Macau's areas (新界, 九龙), which group districts but are not in the tree.
     static let fillers = ["自治区直辖县级行政区划", "省直辖县级行政区划", "县级行政区划", "省直辖县", "直辖县", "市辖区", "城区", "郊县", "辖区",
-                          "新界", "九龙", "香港岛", "澳门半岛"]
+                          "新界", "九龙", "香港岛", "澳门半岛", "null", "NULL"]
 
     /// Whether `text` starts with the suffix of a level other than `level` (and not of its own).
     static func otherLevelSuffix(_ text: Substring, _ level: RegionLevel) -> Bool {
@@ -162,11 +162,20 @@ struct AddressParser {
         var zone: FunctionalZones.Zone? = nil
     }
 
-    /// Whether `text` starts with the name or short name of a region directly under `e` (台州
-    /// followed by 路桥区 is the city, not 台州路; 芗城巷口 is 芗城区's 巷口街道).
+    /// Whether `text` starts with the name or short name of a region under `e` (台州 followed
+    /// by 路桥区 is the city, not 台州路; 芗城巷口 is 芗城区's 巷口街道; 温州桥头镇 is 温州's 桥头镇).
     func childNamed(_ e: RegionCache.Entry, startOf text: Substring) throws -> Bool {
-        try db.cachedStatement("SELECT name, short_name FROM region WHERE parent = ?").rows([.integer(e.code)]) { ($0.text(0), $0.optionalText(1)) }
-            .contains { name, short in text.hasPrefix(name) || (short.map { $0.count >= 2 && text.hasPrefix($0) } ?? false) }
+        let names = try cache.names(db)
+        var grown = ""
+        for c in text.prefix(Self.maxNameLength) {
+            grown.append(c)
+            guard grown.count < 2 || names.starts.contains(grown) else { return false }
+            for code in (names.full[grown] ?? []) + (names.short[grown] ?? [])
+            where code != e.code && AdminCode(code).isWithin(AdminCode(e.code), level: e.level) {
+                return true
+            }
+        }
+        return false
     }
 
     /// The best path through `text`, starting below `scope` when given. Text before the first
@@ -191,6 +200,8 @@ struct AddressParser {
     func placedLater(_ best: Path, _ text: [Character]) throws -> Path? {
         guard best.chain.count == 1, let first = best.chain.first, first.level >= .district, best.consumed < text.count else { return nil }
         let later = try parse(text, scope: nil, from: best.consumed)
+        // The text starts again, in full, after a bare name (金城镇江苏省常州市金坛区金城镇…).
+        if later.read > best.read, later.chain.count > 1 { return later }
         guard let place = later.chain.last, place.level < first.level else { return nil }
         let namesakes = try db.cachedStatement("SELECT code FROM region WHERE name = ? AND level = ?")
             .rows([.text(first.name), .integer(Int64(first.level.rawValue))]) { $0.int64(0) }
@@ -241,21 +252,40 @@ struct AddressParser {
             if !path.chain.isEmpty, path.consumed < text.count {
                 let rest = String(text[path.consumed...])
                 var over: [Int] = atTown ? [] : Self.fillers.filter { rest.hasPrefix($0) }.map(\.count)
-                if path.lastShort { over += Self.suffixes(path.chain.last?.level).filter { rest.hasPrefix($0) }.map(\.count) }
-                for e in path.chain where !atTown {
-                    if rest.hasPrefix(e.name) { over.append(e.name.count) }
-                    if let s = e.shortName, s.count >= 2, rest.hasPrefix(s) { over.append(s.count) }
+                // The level's suffix after a short name (峰江镇): a bare town so written is
+                // named in full, no longer a weak start (宁围镇…).
+                let suffixes = path.lastShort ? Self.suffixes(path.chain.last?.level).filter { rest.hasPrefix($0) }.map(\.count) : []
+                // A level already named, or above one named, written again: the text restarts
+                // (台州市浙江省台州市椒江区…, 北京北京市…).
+                if !atTown, let last = path.chain.last {
+                    for e in try cache.lineage(last, db) + path.chain.dropLast() {
+                        if rest.hasPrefix(e.name) { over.append(e.name.count) }
+                        if let s = e.shortName, s.count >= 2, rest.hasPrefix(s) { over.append(s.count) }
+                    }
                 }
-                for n in Set(over) {
+                for (n, isSuffix) in Set(over).map({ ($0, false) }) + Set(suffixes).map({ ($0, true) }) {
                     var next = path
                     next.lastShort = false
                     next.consumed += n
                     next.filler += n
+                    if isSuffix && path.chain.count == 1 { next.weakStart = false }
                     try explore(next)
                 }
             }
             if atTown { return }
-            for m in try prefixMatches(text[path.consumed...]) {
+            let matches = try prefixMatches(text[path.consumed...])
+            // A town named under a district it has since left (余杭区乔司镇, 乔司 now in 临平区):
+            // taken when it is the only town of that name in the city, at the cost of a level.
+            var moved: Set<Int64> = []
+            if let parent = path.chain.last, parent.level == .district, let code = parent.parent, let above = try cache.entry(code, db) {
+                let outside = matches.filter {
+                    $0.entry.level == .town && $0.zone == nil
+                        && !AdminCode($0.entry.code).isWithin(AdminCode(parent.code), level: parent.level)
+                        && AdminCode($0.entry.code).isWithin(AdminCode(above.code), level: above.level)
+                }
+                if outside.count == 1 { moved = [outside[0].entry.code] }
+            }
+            for m in matches {
                 // A zone in a region already named (长春市朝阳区长春经开区…): read, noted.
                 if let z = m.zone, path.chain.contains(where: { $0.code == m.entry.code }) {
                     var next = path
@@ -264,13 +294,17 @@ struct AddressParser {
                     try explore(next)
                     continue
                 }
-                if let parent = path.chain.last {
-                    guard m.entry.level > parent.level,
-                          AdminCode(m.entry.code).isWithin(AdminCode(parent.code), level: parent.level)
-                    else { continue }
-                }
                 var next = path
-                if let parent = path.chain.last { next.skipped += try skipped(from: parent, to: m.entry) }
+                if let parent = path.chain.last {
+                    if moved.contains(m.entry.code) {
+                        next.skipped += 2
+                    } else {
+                        guard m.entry.level > parent.level,
+                              AdminCode(m.entry.code).isWithin(AdminCode(parent.code), level: parent.level)
+                        else { continue }
+                        next.skipped += try skipped(from: parent, to: m.entry)
+                    }
+                }
                 next.chain.append(m.entry)
                 next.consumed += m.length
                 next.ends.append(next.consumed)
