@@ -6,7 +6,7 @@
 #   Scripts/benchmark.sh --size 20000 --queries 200 --batch-points 20000   # a smoke run, ~2 min
 #   Scripts/benchmark.sh --help             # every option (Scripts/benchmark.py)
 #
-# Installs what is missing (as root: sqlite3, libsqlite3-mod-spatialite, python3-venv, and
+# Installs what is missing (as root: sqlite3, libsqlite3-mod-spatialite, postgresql with PostGIS, python3-venv, and
 # reverse_geocoder from PyPI into bench-out/venv), builds the release binaries, then runs
 # Scripts/benchmark.py. A peer that cannot be installed is reported by the run, not skipped
 # silently. Work files and results go to bench-out/ (ignored by git).
@@ -32,6 +32,10 @@ command -v sqlite3 >/dev/null 2>&1 || need+=(sqlite3)
 [ -x /usr/bin/python3 ] || need+=(python3)
 /usr/bin/python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need+=(python3-venv)
 ls /usr/lib/*/mod_spatialite.so >/dev/null 2>&1 || need+=(libsqlite3-mod-spatialite)
+# PostgreSQL with PostGIS and pg_trgm, the import's peer (a throw-away cluster per run).
+pg_version=$(ls /usr/lib/postgresql 2>/dev/null | sort -n | tail -n 1)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql postgresql-contrib)
+ls /usr/lib/postgresql/*/lib/postgis-3.so >/dev/null 2>&1 || need+=("postgresql-${pg_version:-15}-postgis-3")
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then
         say "installing ${need[*]}"
