@@ -47,13 +47,7 @@ extension Repository {
                     .rows([.text(keyword)]) { $0.int64(0) }
             }
             // A former code or name (330103, 下城区, 襄樊) finds the region it is part of today.
-            if try !codes.contains(where: { try regions.entry($0, db) != nil }) {
-                if let n = Int64(keyword), let now = FormerNames.byCode[AdminCode(keyword)?.value ?? n] {
-                    codes = [now]
-                } else {
-                    codes = Array(Set((FormerNames.byName[keyword] ?? []).map(\.code))).sorted()
-                }
-            }
+            if try !codes.contains(where: { try regions.entry($0, db) != nil }) { codes = FormerNames.today(of: keyword) }
             return try codes.compactMap { try regions.entry($0, db) }
                 .sorted { ($0.level, $0.code) < ($1.level, $1.code) }
                 .map { try node($0, depth: subdistrict, withPolygon: polygon) }

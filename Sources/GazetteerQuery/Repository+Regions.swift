@@ -39,8 +39,7 @@ extension Repository {
         var entries = try codes.compactMap { try regions.entry($0, db) }
         if entries.isEmpty {
             // A former code or name: the region it is part of today.
-            let former = AdminCode(t).flatMap { FormerNames.byCode[$0.value] }.map { [$0] } ?? (FormerNames.byName[t] ?? []).map(\.code)
-            entries = try former.compactMap { try regions.entry($0, db) }
+            entries = try FormerNames.today(of: t).compactMap { try regions.entry($0, db) }
         }
         let preference: [RegionLevel] = [.city, .province, .district, .town]
         guard let e = entries.min(by: { (preference.firstIndex(of: $0.level)!, $0.code) < (preference.firstIndex(of: $1.level)!, $1.code) }) else {

@@ -35,6 +35,13 @@ package enum FormerNames {
         return (names, codes.mapValues(\.code))
     }()
 
+    /// Today's regions for a former adcode (330103) or former name (襄樊), as a user gives one
+    /// to `district` or `--city`: codes in ascending order, empty when it is neither.
+    package static func today(of text: String) -> [Int64] {
+        if let code = AdminCode(text).flatMap({ byCode[$0.value] }) { return [code] }
+        return Array(Set((byName[text] ?? []).map(\.code))).sorted()
+    }
+
     /// 襄樊市 → 襄樊, 忻城县 → 忻城, 柳州地区 → 柳州: the name without its level's suffix.
     static func shortForm(_ name: String) -> String {
         for suffix in ["自治县", "自治州", "自治旗", "地区", "林区", "市", "县", "区", "盟", "旗"]

@@ -208,14 +208,8 @@ package struct PolygonIndex: Sendable {
                                 for e in from..<to {
                                     let k = Int(edges[e])
                                     // The same arithmetic as distanceToBoundary, so the same metres.
-                                    let ax = (xs[k] - longitude) * kx, ay = (ys[k] - latitude) * ky
-                                    let bx = (xs[k + 1] - longitude) * kx, by = (ys[k + 1] - latitude) * ky
-                                    let dx = bx - ax, dy = by - ay
-                                    let len2 = dx * dx + dy * dy
-                                    var t = len2 > 0 ? -(ax * dx + ay * dy) / len2 : 0
-                                    t = Swift.min(1, Swift.max(0, t))
-                                    let px = ax + t * dx, py = ay + t * dy
-                                    best = Swift.min(best, (px * px + py * py).squareRoot())
+                                    best = Swift.min(best, Self.segmentDistance(xs[k], ys[k], xs[k + 1], ys[k + 1],
+                                                                                longitude, latitude, kx, ky))
                                 }
                             }
                             return best <= limit ? best : .infinity
@@ -253,17 +247,25 @@ package struct PolygonIndex: Sendable {
             }
             guard end - start >= 2 else { continue }
             for k in start..<(end - 1) {
-                let ax = (xs[k] - longitude) * kx, ay = (ys[k] - latitude) * ky
-                let bx = (xs[k + 1] - longitude) * kx, by = (ys[k + 1] - latitude) * ky
-                let dx = bx - ax, dy = by - ay
-                let len2 = dx * dx + dy * dy
-                // Project the origin (the query point) onto segment a-b.
-                var t = len2 > 0 ? -(ax * dx + ay * dy) / len2 : 0
-                t = Swift.min(1, Swift.max(0, t))
-                let px = ax + t * dx, py = ay + t * dy
-                best = Swift.min(best, (px * px + py * py).squareRoot())
+                best = Swift.min(best, Self.segmentDistance(xs[k], ys[k], xs[k + 1], ys[k + 1], longitude, latitude, kx, ky))
             }
         }
         return best
+    }
+
+    /// Metres from the point to the edge (x0, y0)–(x1, y1), both distance searches' one formula:
+    /// the edge in the point's equirectangular projection (`kx`, `ky` metres per degree), the
+    /// point (the origin there) projected onto it.
+    @inline(__always)
+    private static func segmentDistance(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
+                                        _ longitude: Double, _ latitude: Double, _ kx: Double, _ ky: Double) -> Double {
+        let ax = (x0 - longitude) * kx, ay = (y0 - latitude) * ky
+        let bx = (x1 - longitude) * kx, by = (y1 - latitude) * ky
+        let dx = bx - ax, dy = by - ay
+        let len2 = dx * dx + dy * dy
+        var t = len2 > 0 ? -(ax * dx + ay * dy) / len2 : 0
+        t = Swift.min(1, Swift.max(0, t))
+        let px = ax + t * dx, py = ay + t * dy
+        return (px * px + py * py).squareRoot()
     }
 }
