@@ -81,7 +81,7 @@ extension Repository {
         guard !text.isEmpty else { return nil }
         guard text.count <= 200 else { throw .invalidArgument(name: "address", reason: "is longer than 200 characters") }
         return try read { db in
-            let parser = AddressParser(db: db, cache: regions)
+            let parser = try AddressParser(db: db, cache: regions)
             let scope = try city.map { try resolveRegion($0, db: db) }
             var path = try parser.parse(text, scope: scope)
             if scope != nil {

@@ -202,6 +202,13 @@ import Testing
         #expect(throws: GazetteerError.self) { _ = try repo.geocode("西湖区", city: "不存在") }
     }
 
+    /// A character may reach us in a compatibility or decomposed form (金 as U+F90A, from an
+    /// old font or a converter): it is the same character, so the same name.
+    @Test func canonicallyEquivalentTextReadsTheSame() throws {
+        let g = try #require(try repo.geocode("浙江省\u{F90A}华市婺城区"))
+        #expect(g.district?.code == "330702" && g.unmatched.isEmpty)
+    }
+
     @Test func wgs84AnswersInWGS84() throws {
         let gcj = try #require(try repo.geocode("北京大学"))
         let wgs = try #require(try repo.geocode("北京大学", system: .wgs84))

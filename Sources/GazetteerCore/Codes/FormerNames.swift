@@ -13,8 +13,6 @@ package enum FormerNames {
 
     /// Former full names and their short forms (襄樊市, 襄樊) to today's regions.
     package static let byName: [String: [Entry]] = table.names
-    /// Every start of every key of `byName` (see `RegionCache.Names.starts`).
-    package static let starts: Set<String> = Set(byName.keys.flatMap { RegionCache.Names.starts(of: $0) })
     /// Former adcodes to today's (the latest change wins).
     package static let byCode: [Int64: Int64] = table.codes
 

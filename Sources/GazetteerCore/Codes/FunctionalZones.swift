@@ -13,8 +13,6 @@ package enum FunctionalZones {
         package var center: Coordinate?
     }
 
-    /// Every start of every key of `byName` (see `RegionCache.Names.starts`).
-    package static let starts: Set<String> = Set(byName.keys.flatMap { RegionCache.Names.starts(of: $0) })
 
     /// Every form of a zone's name people write (full, without the province, 高新区, 经开区).
     package static let byName: [String: [Zone]] = {

@@ -301,36 +301,23 @@ package final class RegionCache: Sendable {
         return chain
     }
 
-    /// Region codes by full and by short name.
-    package struct Names: Sendable {
-        package var full: [String: [Int64]] = [:]
-        package var short: [String: [Int64]] = [:]
-        /// Every start (two characters or more) of every name: a reader stops extending a
-        /// prefix as soon as no name begins with it, which on street text is at once.
-        package var starts: Set<String> = []
-
-        /// 襄樊市 → 襄樊, 襄樊市.
-        package static func starts(of name: String) -> [String] {
-            var out: [String] = [], s = ""
-            for c in name {
-                s.append(c)
-                if s.count >= 2 { out.append(s) }
-            }
-            return out
-        }
-    }
+    /// Every name a geocoder reads: regions' full and short names, former names and
+    /// functional zones (see `NameTable`).
+    package typealias Names = NameTable
 
     /// Every region's names, loaded once: the geocoder looks up each prefix of an address at
     /// each position it reaches, and a hash look-up costs far less than a query.
     package func names(_ db: Connection) throws -> Names {
         if let n = cached(db, { $0.names }) { return n }
-        var n = Names()
+        var n = NameTable(expectedKeys: 200_000)
         for (code, name, short) in try db.cachedStatement("SELECT code, name, short_name FROM region")
             .rows([], { ($0.int64(0), $0.text(1), $0.optionalText(2)) }) {
-            n.full[name, default: []].append(code)
-            if let short { n.short[short, default: []].append(code) }
-            for text in [name, short ?? ""] { n.starts.formUnion(Names.starts(of: text)) }
+            n.add(name, code: code, short: false)
+            if let short { n.add(short, code: code, short: true) }
         }
+        for name in FormerNames.byName.keys { n.add(name) }
+        for name in FunctionalZones.byName.keys { n.add(name) }
+        n.finish()
         keep(db) { $0.names = n }
         return n
     }

@@ -9,6 +9,14 @@ import GazetteerSQLite
 struct AddressParser {
     let db: Connection
     let cache: RegionCache
+    /// Taken once per address, not per look-up: a copy out of the shared cache costs a lock.
+    let names: RegionCache.Names
+
+    init(db: Connection, cache: RegionCache) throws {
+        self.db = db
+        self.cache = cache
+        names = try cache.names(db)
+    }
 
     /// Longest region name tried, in characters.
     static let maxNameLength = 16
@@ -57,7 +65,8 @@ struct AddressParser {
 
     /// Strips what is not part of the address proper: spaces, a leading 中国, full-width digits.
     static func normalize(_ text: String) -> [Character] {
-        var s = String(text.unicodeScalars.map { u -> Character in
+        // Composed, so a name matches whichever way its characters were encoded.
+        var s = String(text.precomposedStringWithCanonicalMapping.unicodeScalars.map { u -> Character in
             if (0xFF10...0xFF19).contains(u.value) || (0xFF21...0xFF3A).contains(u.value) || (0xFF41...0xFF5A).contains(u.value) {
                 return Character(Unicode.Scalar(u.value - 0xFEE0)!)
             }
@@ -74,15 +83,26 @@ struct AddressParser {
     /// What the code list and AMap put where a level is missing (上海市市辖区, 湖北省省直辖县仙桃市,
     /// 重庆市重庆城区黔江区, 重庆郊县): read over between levels. Longest first.
     /// Hong Kong's and Macau's areas (新界, 九龙), which group districts but are not in the tree.
-    static let fillers = ["自治区直辖县级行政区划", "省直辖县级行政区划", "县级行政区划", "省直辖县", "直辖县", "市辖区", "城区", "郊县", "辖区",
-                          "新界", "九龙", "香港岛", "澳门半岛", "null", "NULL"]
+    static let fillers = Words(["自治区直辖县级行政区划", "省直辖县级行政区划", "县级行政区划", "省直辖县", "直辖县", "市辖区", "城区", "郊县", "辖区",
+                          "新界", "九龙", "香港岛", "澳门半岛", "null", "NULL"])
 
     /// Whether `text` starts with the suffix of a level other than `level` (and not of its own).
     static func otherLevelSuffix(_ text: Substring, _ level: RegionLevel) -> Bool {
-        let own = suffixes(level)
-        return RegionLevel.allCases.filter { $0 != level && $0 != .province }.flatMap { suffixes($0) }
-            .contains { text.hasPrefix($0) && !own.contains(where: { o in text.hasPrefix(o) }) }
+        guard let first = text.first, suffixFirsts.contains(first) else { return false }
+        let (own, others) = levelSuffixes[level.rawValue]
+        return others.contains { text.hasPrefix($0) } && !own.contains { text.hasPrefix($0) }
     }
+
+    private static let suffixFirsts = Set(RegionLevel.allCases.flatMap { suffixes($0) }.compactMap(\.first))
+
+    /// Per level (by raw value): its own suffixes, and those of the other levels below a province.
+    private static let levelSuffixes: [(own: [String], others: [String])] = {
+        let levels = RegionLevel.allCases.sorted { $0.rawValue < $1.rawValue }
+        precondition(levels.map(\.rawValue) == Array(0..<levels.count), "levels are numbered 0, 1, 2…")
+        return levels.map { level in
+            (suffixes(level), levels.filter { $0 != level && $0 != .province }.flatMap { suffixes($0) })
+        }
+    }()
 
     /// A level's suffix after a short name, read over: 峰江镇 where the town is now 峰江街道.
     static func suffixes(_ level: RegionLevel?) -> [String] {
@@ -96,52 +116,55 @@ struct AddressParser {
 
     /// Words that, right after a short name, show it is part of a street or landmark name
     /// (长安街, 南京路, 天安门, 中山大道), not a region.
-    static let streetWords = ["路", "街", "巷", "弄", "胡同", "门", "桥", "号", "道", "大街", "大道", "广场", "大厦", "公园"]
+    static let streetWords = Words(["路", "街", "巷", "弄", "胡同", "门", "桥", "号", "道", "大街", "大道", "广场", "大厦", "公园"])
 
     /// Regions whose name or short name is a prefix of `rest`, with the characters each reads.
     func prefixMatches(_ rest: ArraySlice<Character>) throws -> [Match] {
         let n = min(rest.count, Self.maxNameLength)
         guard n >= 2 else { return [] }
-        let names = try cache.names(db)
         // The prefixes some region, former name or zone begins with, grown one character at a
-        // time and no further than such a name goes (on 路123号 that is at once).
-        var prefixes: [String] = []
-        var grown = String(rest.first!)
-        for c in rest.dropFirst().prefix(n - 1) {
-            grown.append(c)
-            guard names.starts.contains(grown) || FormerNames.starts.contains(grown) || FunctionalZones.starts.contains(grown) else { break }
-            prefixes.append(grown)
+        // time and no further than such a name goes (on 路123号 that is at once); only those
+        // that are some name in full are looked up by their text.
+        var prefixes: [(text: String, key: NameKey)] = []
+        var key = NameKey()
+        key.append(rest.first!)
+        for (i, c) in rest.dropFirst().prefix(n - 1).enumerated() {
+            key.append(c)
+            guard names.isStart(key) else { break }
+            if names.isWhole(key) { prefixes.append((String(rest.prefix(i + 2)), key)) }
         }
         guard !prefixes.isEmpty else { return [] }
         // Each code once: by its full name if the text has it, else by its short name.
-        var full: [Int64: Int] = [:], short: [Int64: Int] = [:]
-        for p in prefixes {
-            for code in names.full[p] ?? [] { full[code] = p.count }
-            for code in names.short[p] ?? [] where p.count >= 2 { short[code] = p.count }
+        var full: [Int64: String] = [:], short: [Int64: String] = [:]
+        for (p, key) in prefixes {
+            for code in names.codes(key, short: false) { full[code] = p }
+            for code in names.codes(key, short: true) { short[code] = p }
         }
         let text = String(rest.prefix(n))
         var matches: [Match] = try Set(full.keys).union(short.keys).sorted().compactMap { code in
             guard let e = try cache.entry(code, db) else { return nil }
-            if let length = full[code] { return Match(entry: e, length: length, short: false) }
-            guard let length = short[code] else { return nil }
+            // A key only narrows: the name itself decides.
+            if let p = full[code], e.name == p { return Match(entry: e, length: p.count, short: false) }
+            guard let p = short[code], e.shortName == p else { return nil }
+            let length = p.count
             let after = text.dropFirst(length)
-            if Self.streetWords.contains(where: { after.hasPrefix($0) }), try !childNamed(e, startOf: after) { return nil }
+            if Self.streetWords.start(after), try !childNamed(e, startOf: after) { return nil }
             // Another level's suffix: 江东区 is not 江东乡 with 区 left over.
             if Self.otherLevelSuffix(after, e.level) { return nil }
             return Match(entry: e, length: length, short: true)
         }
         // Former names (襄樊, 下城区, 柳州地区): today's region, read as if named; a name that is
         // also a region's own today (江东区 in 宁波 was merged, 江东区 in 衡阳 is not) is both.
-        for p in prefixes {
+        for (p, _) in prefixes {
             for f in FormerNames.byName[p] ?? [] {
                 guard let e = try cache.entry(f.code, db), !matches.contains(where: { $0.entry.code == e.code && $0.length >= p.count }) else { continue }
                 let after = text.dropFirst(p.count)
-                if p.count < f.name.count, Self.streetWords.contains(where: { after.hasPrefix($0) }) { continue }
+                if p.count < f.name.count, Self.streetWords.start(after) { continue }
                 matches.append(Match(entry: e, length: p.count, short: p.count < f.name.count, former: f.name))
             }
         }
         // Functional zones (长春经开区): the statutory region holding them, the zone noted.
-        for p in prefixes {
+        for (p, _) in prefixes {
             for z in FunctionalZones.byName[p] ?? [] {
                 guard let e = try cache.entry(z.region, db) else { continue }
                 matches.append(Match(entry: e, length: p.count, short: false, zone: z))
@@ -165,14 +188,17 @@ struct AddressParser {
     /// Whether `text` starts with the name or short name of a region under `e` (台州 followed
     /// by 路桥区 is the city, not 台州路; 芗城巷口 is 芗城区's 巷口街道; 温州桥头镇 is 温州's 桥头镇).
     func childNamed(_ e: RegionCache.Entry, startOf text: Substring) throws -> Bool {
-        let names = try cache.names(db)
-        var grown = ""
+        var key = NameKey(), n = 0
         for c in text.prefix(Self.maxNameLength) {
-            grown.append(c)
-            guard grown.count < 2 || names.starts.contains(grown) else { return false }
-            for code in (names.full[grown] ?? []) + (names.short[grown] ?? [])
+            key.append(c)
+            n += 1
+            guard n < 2 || names.isStart(key) else { return false }
+            guard n >= 2, names.isWhole(key) else { continue }
+            let grown = text.prefix(n)
+            for code in names.codes(key, short: false) + names.codes(key, short: true)
             where code != e.code && AdminCode(code).isWithin(AdminCode(e.code), level: e.level) {
-                return true
+                // A key only narrows: the name itself decides.
+                if let c = try cache.entry(code, db), c.name == grown || c.shortName.map({ $0 == grown }) ?? false { return true }
             }
         }
         return false
@@ -241,17 +267,19 @@ struct AddressParser {
             }
         }
         var best = start
-        var memo: [String: Path] = [:]
+        var memo: [MemoKey: Path] = [:]
         func explore(_ path: Path) throws {
             if path.isAcceptable(textLength: text.count) && path.isBetter(than: best) { best = path }
             let atTown = path.chain.last?.level == .town
-            let key = "\(path.consumed):\(path.chain.last?.code ?? 0)"
+            let key = MemoKey(consumed: path.consumed, code: path.chain.last?.code ?? 0)
             if let seen = memo[key], !path.isBetter(than: seen) { return }
             memo[key] = path
             // A level named again or a filler: read over it, then go on from there.
             if !path.chain.isEmpty, path.consumed < text.count {
-                let rest = String(text[path.consumed...])
-                var over: [Int] = atTown ? [] : Self.fillers.filter { rest.hasPrefix($0) }.map(\.count)
+                // Names and fillers are far shorter than 32 characters; the rest of a long text
+                // need not be copied at every step.
+                let rest = String(text[path.consumed...].prefix(32))
+                var over: [Int] = atTown ? [] : Self.fillers.starting(rest).map(\.count)
                 // The level's suffix after a short name (峰江镇): a bare town so written is
                 // named in full, no longer a weak start (宁围镇…).
                 let suffixes = path.lastShort ? Self.suffixes(path.chain.last?.level).filter { rest.hasPrefix($0) }.map(\.count) : []
@@ -321,6 +349,36 @@ struct AddressParser {
         }
         try explore(start)
         return best
+    }
+
+    /// A list of words, and the characters they start with: most text starts with none of
+    /// them, which one look-up tells.
+    struct Words {
+        let list: [String]
+        private let firsts: Set<Character>
+
+        init(_ list: [String]) {
+            self.list = list
+            firsts = Set(list.compactMap(\.first))
+        }
+
+        /// Whether `text` starts with one of the words.
+        func start(_ text: some StringProtocol) -> Bool {
+            guard let c = text.first, firsts.contains(c) else { return false }
+            return list.contains { text.hasPrefix($0) }
+        }
+
+        /// The words `text` starts with.
+        func starting(_ text: some StringProtocol) -> [String] {
+            guard let c = text.first, firsts.contains(c) else { return [] }
+            return list.filter { text.hasPrefix($0) }
+        }
+    }
+
+    /// A place in the text reached with a region last read.
+    struct MemoKey: Hashable {
+        var consumed: Int
+        var code: Int64
     }
 
     /// Regions of the tree between `ancestor` and `e` that the text did not name (a level
