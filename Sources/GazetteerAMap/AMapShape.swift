@@ -244,7 +244,8 @@ public enum AMapShape {
     /// The whole `/v3/geocode/geo` answer for one address: `count` 1 with its entry, or 0 and no
     /// entries when nothing was found (as the service answers).
     public static func geoAnswer(_ g: Geocode?) -> JSON {
-        .object(ok + [("count", .string(g == nil ? "0" : "1")), ("geocodes", .array(g.map { [geocode($0)] } ?? []))])
+        let all = g.map { [$0] + $0.namesakes } ?? []
+        return .object(ok + [("count", .string(String(all.count))), ("geocodes", .array(all.map { geocode($0) }))])
     }
 
     /// One of geo's `geocodes`; nil gives the slot of an address that did not resolve.

@@ -94,6 +94,7 @@ extension GazetteerCommand {
                 if let l = g.location { rows.append(("location", AMapShape.location(l) + (g.locationIsApproximate ? "  (approximate)" : ""))) }
                 if !g.unmatched.isEmpty { rows.append(("unmatched", g.unmatched)) }
                 if !g.formerNames.isEmpty { rows.append(("former name", g.formerNames.joined(separator: ", ") + "  (read as today's region)")) }
+                for other in g.namesakes { rows.append(("or", "\(other.formattedAddress)  \(other.adcode ?? "")  (a namesake; the text does not say which)")) }
                 return Format.table(rows)
             }
         }

@@ -40,6 +40,14 @@ extension Repository {
         return try db.cachedStatement(sql2).first(values2) { ($0.int64(0), rest.count) }
     }
 
+    /// Where a region's answer stands: its centre, or its nearest ancestor's when it has none
+    /// (and then approximate).
+    func centre(of deepest: RegionCache.Entry, system: CoordinateSystem, db: Connection) throws -> (Coordinate?, Bool) {
+        var e: RegionCache.Entry? = deepest
+        while let current = e, current.center == nil { e = try current.parent.flatMap { try regions.entry($0, db) } }
+        return (e?.center?.converted(from: .gcj02, to: system), e?.centerApproximate ?? true || e?.code != deepest.code)
+    }
+
     /// A free-text Chinese address to the best region or POI and its location (地理编码).
     ///
     /// Tolerates missing suffixes (浙江杭州西湖灵隐), missing levels (西湖区灵隐街道) and detail
@@ -136,13 +144,29 @@ extension Repository {
             if let poi {
                 result.location = poi.location
             } else if let deepest = chain.last {
-                // A region without a centre borrows its parent's, and says so.
-                var e: RegionCache.Entry? = deepest
-                while let current = e, current.center == nil { e = try current.parent.flatMap { try regions.entry($0, db) } }
-                result.location = e?.center?.converted(from: .gcj02, to: system)
-                result.locationIsApproximate = e?.centerApproximate ?? true || e?.code != deepest.code
+                (result.location, result.locationIsApproximate) = try centre(of: deepest, system: system, db: db)
             }
             result.formattedAddress = chain.map(\.name).joined() + (poi?.name ?? "")
+            // Namesakes the text does not decide between (西湖区 alone), each in its own place.
+            if poi == nil, chain.last?.code == path.chain.last?.code {
+                for other in path.namesakes.sorted(by: { $0.code < $1.code }).prefix(9) {
+                    var g = Geocode(level: result.level, locationIsApproximate: false, formattedAddress: "", unmatched: rest)
+                    let lineage = try regions.lineage(other, db)
+                    for e in lineage {
+                        let r = e.region(system: system)
+                        switch e.level {
+                        case .province: g.province = r
+                        case .city: g.city = r
+                        case .district: g.district = r
+                        case .town: g.town = r
+                        }
+                    }
+                    (g.location, g.locationIsApproximate) = try centre(of: other, system: system, db: db)
+                    g.formattedAddress = lineage.map(\.name).joined()
+                    g.formerNames = path.formers
+                    result.namesakes.append(g)
+                }
+            }
             result.formerNames = path.formers
             // Ends in a functional zone (长春经开区): AMap's level 开发区, at the zone's centre.
             if poi == nil, let zone = path.zone, chain.last?.code == path.chain.last?.code {

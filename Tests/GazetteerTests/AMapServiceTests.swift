@@ -394,6 +394,16 @@ enum AMapShapes {
         // city picks among namesakes.
         let xincheng = try reply("/v3/geocode/geo", ["address": "新城区", "city": "青山市"])
         #expect((xincheng.object["geocodes"] as? [[String: Any]])?.first?["adcode"] as? String == "910103", "\(xincheng.answer.json)")
+        #expect(xincheng.object["count"] as? String == "1")
+        // Without the city, every namesake is an entry of its own, each in AMap's full shape;
+        // in a batch, an address keeps its one slot.
+        let both = try reply("/v3/geocode/geo", ["address": "新城区"])
+        let list = try #require(both.object["geocodes"] as? [[String: Any]], "\(both.answer.json)")
+        #expect(both.object["count"] as? String == String(list.count) && list.count >= 2)
+        #expect(Set(list.map { $0["district"] as? String }) == ["新城区"] && Set(list.map { $0["adcode"] as? String }).count == list.count)
+        for e in list { expectShape(e, AMapShapes.geocode, "namesake geocode") }
+        let slots = try reply("/v3/geocode/geo", ["address": "新城区|青山市", "batch": "true"])
+        #expect((slots.object["geocodes"] as? [Any])?.count == 2 && slots.object["count"] as? String == "2")
     }
 
     // MARK: district

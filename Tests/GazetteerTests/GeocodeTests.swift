@@ -76,6 +76,43 @@ import Testing
         #expect(g.unmatched.isEmpty, "\(address) → \(g.unmatched)")
     }
 
+    /// Delivery-label text (issue 13, second pass): a second full address after the first, a
+    /// district then a sibling, a province misnamed 省, banner abbreviations, places named after
+    /// a town, 白云湖街 for 白云湖街道, a namesake town decided by the county after it, noise
+    /// before the address that starts with a bare short name.
+    @Test(arguments: [
+        ("河南省漯河市召陵区中国浙江省杭州市淳安县排岭北路125号", "330127", ""),
+        ("广东省揭阳市普宁市浙江省南白象街道", "445281", ""),     // a province and a bare town: not an address again
+        ("温州市鹿城区龙湾区徐家桥", "330303", ""),
+        ("广西省桂平市江口镇", "450881", "450881120"),
+        ("内蒙古乌兰察布市察右中旗", "150927", ""),
+        ("余姚市新桥工业园翁家231号旁", "330281", ""),           // not 象山县's 新桥镇
+        ("浙江省慈溪市坎墩工业园区855号", "330282", "330282003"),  // but 慈溪市's own 坎墩 is
+        ("浙江省温州市瑞安市虹桥南路", "330381", ""),             // a road, not 乐清市's 虹桥镇
+        ("河北省石家庄市裕华区育才街1410号", "130108", ""),       // a street, not 长安区's 育才街道
+        ("广州市白云区白云湖街大冈村", "440111", "440111018"),
+        ("新集镇新县长潭二街", "411523", "411523002"),
+        ("盘龙城经济开发区武汉市_黄陂盘龙城", "420116", ""),     // not 昆明's 盘龙区
+    ])
+    func labelText(_ address: String, _ adcode: String, _ town: String) throws {
+        let g = try #require(try repo.geocode(address), "\(address)")
+        #expect(g.adcode == adcode, "\(address) → \(g.formattedAddress)")
+        #expect((g.townCode9 ?? "") == town, "\(address) → \(g.formattedAddress)")
+        #expect(g.namesakes.isEmpty)
+    }
+
+    /// A name several places bear, and nothing in the text to choose: every one of them is
+    /// answered, none picked at random; a word more decides.
+    @Test func namesakesAreAllAnswered() throws {
+        let bare = try #require(try repo.geocode("西湖区"))
+        #expect(Set([bare.adcode] + bare.namesakes.map(\.adcode)) == ["330106", "360103"])
+        #expect(bare.namesakes.allSatisfy { $0.location != nil && $0.level == "区县" })
+        let towns = try #require(try repo.geocode("四季青街道"))
+        #expect(towns.namesakes.count >= 2 && Set(towns.namesakes.map(\.town?.name)) == ["四季青街道"])
+        #expect(try repo.geocode("杭州西湖区")?.namesakes.isEmpty == true)
+        #expect(try repo.geocode("西湖区灵隐街道")?.namesakes.isEmpty == true)
+    }
+
     /// A former adcode or name given to `district` or as the city finds today's region.
     @Test func formerCodesInDistrictAndCity() throws {
         #expect(try repo.districts("330103", subdistrict: 0).map(\.region.code) == ["330105"])

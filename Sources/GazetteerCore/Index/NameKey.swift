@@ -38,9 +38,9 @@ package struct NameTable: Sendable {
     private var slots: [UInt64]
     private var flags: [UInt8]
     private var count = 0
-    /// (key, region code) by full and by short name, sorted by key.
-    private var full: [(key: UInt64, code: Int64)] = []
-    private var short: [(key: UInt64, code: Int64)] = []
+    /// (key, region code, name) by full and by short name, sorted by key.
+    private var full: [(key: UInt64, code: Int64, name: String)] = []
+    private var short: [(key: UInt64, code: Int64, name: String)] = []
 
     private static let start: UInt8 = 1, whole: UInt8 = 2
 
@@ -61,7 +61,7 @@ package struct NameTable: Sendable {
     /// Notes `name` as the full (or short) name of region `code`.
     package mutating func add(_ name: String, code: Int64, short isShort: Bool) {
         add(name)
-        if isShort { short.append((NameKey(name).value, code)) } else { full.append((NameKey(name).value, code)) }
+        if isShort { short.append((NameKey(name).value, code, name)) } else { full.append((NameKey(name).value, code, name)) }
     }
 
     /// Sorts the code lists; call once after the last `add`.
@@ -75,8 +75,8 @@ package struct NameTable: Sendable {
     /// Whether the text of `key` is some name in full.
     package func isWhole(_ key: NameKey) -> Bool { flag(key) & Self.whole != 0 }
 
-    /// Regions whose full (or short) name has `key`: a caller confirms the name itself.
-    package func codes(_ key: NameKey, short isShort: Bool) -> [Int64] {
+    /// Regions whose full (or short) name is `name`, whose key is `key`.
+    package func codes(_ name: some StringProtocol, _ key: NameKey, short isShort: Bool) -> [Int64] {
         let list = isShort ? short : full
         var lo = 0, hi = list.count
         while lo < hi {
@@ -85,7 +85,7 @@ package struct NameTable: Sendable {
         }
         var out: [Int64] = []
         while lo < list.count, list[lo].key == key.value {
-            out.append(list[lo].code)
+            if list[lo].name == name { out.append(list[lo].code) }  // a key only narrows
             lo += 1
         }
         return out

@@ -314,6 +314,7 @@ package final class RegionCache: Sendable {
             .rows([], { ($0.int64(0), $0.text(1), $0.optionalText(2)) }) {
             n.add(name, code: code, short: false)
             if let short { n.add(short, code: code, short: true) }
+            for abbreviation in Abbreviations.of(name) { n.add(abbreviation, code: code, short: false) }
         }
         for name in FormerNames.byName.keys { n.add(name) }
         for name in FunctionalZones.byName.keys { n.add(name) }

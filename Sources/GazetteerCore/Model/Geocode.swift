@@ -17,6 +17,10 @@ public struct Geocode: Sendable, Hashable {
     public var unmatched: String
     /// Former names the text used for today's regions (襄樊市 for 襄阳市), in text order.
     public var formerNames: [String] = []
+    /// Other places the text names just as well, when nothing in it decides between them
+    /// (西湖区 alone: Hangzhou's and Nanchang's), in code order after this one; AMap's answer
+    /// lists them all, so no namesake is picked at random.
+    public var namesakes: [Geocode] = []
 
     /// The adcode of the deepest region at or above district level.
     public var adcode: String? { (district ?? city ?? province)?.code }

@@ -43,6 +43,9 @@ struct AddressParser {
         var weakStart = false
         /// The last region was read by its short name, so a suffix may follow.
         var lastShort = false
+        /// Other regions the text reads as well as the last of `chain` (四季青街道 alone: one
+        /// in Hangzhou, one in Handan).
+        var namesakes: [RegionCache.Entry] = []
 
         func isAcceptable(textLength: Int) -> Bool {
             !(weakStart && chain.count == 1 && (consumed < textLength || start > 0))
@@ -107,7 +110,8 @@ struct AddressParser {
     /// A level's suffix after a short name, read over: 峰江镇 where the town is now 峰江街道.
     static func suffixes(_ level: RegionLevel?) -> [String] {
         switch level {
-        case .town: ["街道", "镇", "乡"]
+        case .province: ["省", "自治区"]  // 广西省, 内蒙古省: wrong, and common
+        case .town: ["街道", "镇", "乡", "街"]
         case .district: ["区", "县", "市", "旗"]
         case .city: ["市", "地区", "州", "盟"]
         default: []
@@ -116,7 +120,13 @@ struct AddressParser {
 
     /// Words that, right after a short name, show it is part of a street or landmark name
     /// (长安街, 南京路, 天安门, 中山大道), not a region.
-    static let streetWords = Words(["路", "街", "巷", "弄", "胡同", "门", "桥", "号", "道", "大街", "大道", "广场", "大厦", "公园"])
+    static let streetWords = Words(["路", "街", "巷", "弄", "胡同", "门", "桥", "号", "道", "大街", "大道", "广场", "大厦", "公园",
+                                    "环路", "东路", "西路", "南路", "北路", "中路", "大桥"])
+    /// Words that, right after a town's short name, show a place named after it (坎墩工业园区,
+    /// 城南家园, 新桥工业园): the town itself only when its district was just read (坎墩 under
+    /// 慈溪市), never at the start of an address or under a district it is not in.
+    static let placeWords = Words(["花园", "小区", "家园", "新村", "公寓", "工业园", "工业区", "园区", "校区",
+                                   "商城", "市场", "大学", "学院", "中学", "小学", "医院"])
 
     /// Regions whose name or short name is a prefix of `rest`, with the characters each reads.
     func prefixMatches(_ rest: ArraySlice<Character>) throws -> [Match] {
@@ -137,27 +147,31 @@ struct AddressParser {
         // Each code once: by its full name if the text has it, else by its short name.
         var full: [Int64: String] = [:], short: [Int64: String] = [:]
         for (p, key) in prefixes {
-            for code in names.codes(key, short: false) { full[code] = p }
-            for code in names.codes(key, short: true) { short[code] = p }
+            for code in names.codes(p, key, short: false) { full[code] = p }
+            for code in names.codes(p, key, short: true) { short[code] = p }
         }
         let text = String(rest.prefix(n))
         var matches: [Match] = try Set(full.keys).union(short.keys).sorted().compactMap { code in
             guard let e = try cache.entry(code, db) else { return nil }
-            // A key only narrows: the name itself decides.
-            if let p = full[code], e.name == p { return Match(entry: e, length: p.count, short: false) }
-            guard let p = short[code], e.shortName == p else { return nil }
-            let length = p.count
+            if let p = full[code] { return Match(entry: e, length: p.count, short: false) }
+            guard let length = short[code]?.count else { return nil }
             let after = text.dropFirst(length)
-            if Self.streetWords.start(after), try !childNamed(e, startOf: after) { return nil }
+            // 白云湖街 is 白云湖街道 so shortened, not a street.
+            let townStreet = e.level == .town && e.name.hasSuffix("街道") && after.hasPrefix("街")
+            if !townStreet, Self.streetWords.start(after), try !childNamed(e, startOf: after) { return nil }
             // Another level's suffix: 江东区 is not 江东乡 with 区 left over.
             if Self.otherLevelSuffix(after, e.level) { return nil }
-            return Match(entry: e, length: length, short: true)
+            return Match(entry: e, length: length, short: true,
+                         needsParent: e.level == .town && (townStreet || Self.placeWords.start(after)))
         }
         // Former names (襄樊, 下城区, 柳州地区): today's region, read as if named; a name that is
         // also a region's own today (江东区 in 宁波 was merged, 江东区 in 衡阳 is not) is both.
         for (p, _) in prefixes {
             for f in FormerNames.byName[p] ?? [] {
                 guard let e = try cache.entry(f.code, db), !matches.contains(where: { $0.entry.code == e.code && $0.length >= p.count }) else { continue }
+                // A name a neighbour bears today is that neighbour's: 瑞安 in 温州 is 瑞安市, not
+                // the 乐清 an old code of 瑞安县 went to.
+                if matches.contains(where: { $0.former == nil && $0.length >= p.count && $0.entry.parent == e.parent && $0.entry.level == e.level }) { continue }
                 let after = text.dropFirst(p.count)
                 if p.count < f.name.count, Self.streetWords.start(after) { continue }
                 matches.append(Match(entry: e, length: p.count, short: p.count < f.name.count, former: f.name))
@@ -183,6 +197,9 @@ struct AddressParser {
         var former: String? = nil
         /// The functional zone read, placed in `entry`.
         var zone: FunctionalZones.Zone? = nil
+        /// A town's short name followed by a place word (坎墩工业园区, see `placeWords`) or by
+        /// 街 (白云湖街, or a street, 育才街): the town only right under its district.
+        var needsParent = false
     }
 
     /// Whether `text` starts with the name or short name of a region under `e` (台州 followed
@@ -195,10 +212,9 @@ struct AddressParser {
             guard n < 2 || names.isStart(key) else { return false }
             guard n >= 2, names.isWhole(key) else { continue }
             let grown = text.prefix(n)
-            for code in names.codes(key, short: false) + names.codes(key, short: true)
+            for code in names.codes(grown, key, short: false) + names.codes(grown, key, short: true)
             where code != e.code && AdminCode(code).isWithin(AdminCode(e.code), level: e.level) {
-                // A key only narrows: the name itself decides.
-                if let c = try cache.entry(code, db), c.name == grown || c.shortName.map({ $0 == grown }) ?? false { return true }
+                return true
             }
         }
         return false
@@ -209,15 +225,34 @@ struct AddressParser {
     /// start of the text names nothing.
     func parse(_ text: [Character], scope: RegionCache.Entry?) throws -> Path {
         var best = try parse(text, scope: scope, from: 0)
-        if best.read > 0 { return try placedLater(best, text) ?? best }
-        var tried = 0
-        for at in 1..<max(text.count - 1, 1) where tried < 3 {
-            guard !(try prefixMatches(text[at...]).isEmpty) else { continue }
-            tried += 1
-            let p = try parse(text, scope: scope, from: at)
-            if p.isBetter(than: best) { best = p }
+        // Nothing at the start, or only a bare short name (盘龙 of 盘龙城经济开发区武汉市黄陂…):
+        // the address may start later; what comes before it is noise.
+        let bare = best.chain.count == 1 && best.shortMatches == 1 && scope == nil
+        if best.read == 0 || bare {
+            var tried = 0
+            for at in stride(from: bare ? best.consumed : 1, to: text.count - 1, by: 1) where tried < 3 {
+                guard !(try prefixMatches(text[at...]).isEmpty) else { continue }
+                tried += 1
+                let p = try parse(text, scope: scope, from: at)
+                if p.isBetter(than: best), !bare || p.chain.count > 1 { best = p }
+            }
         }
+        if best.read > 0, let again = try restated(best, text) { return again }
         return try placedLater(best, text) ?? best
+    }
+
+    /// A second address, from its province, after the first (…漯河市召陵区中国浙江省杭州市淳安县…:
+    /// a label's default region, then the real one): the later is the address.
+    func restated(_ best: Path, _ text: [Character]) throws -> Path? {
+        var at = best.consumed
+        for prefix in ["中华人民共和国", "中国"] where text[at...].starts(with: prefix) { at += prefix.count }
+        guard at < text.count - 2 else { return nil }
+        let later = try parse(text, scope: nil, from: at)
+        // In full and at least as deep as the first: not a province's short name in a street
+        // name (…河北三号…), not a province and a bare town after a district (…普宁市浙江省南白象街道).
+        guard later.chain.count >= max(2, best.chain.count), later.chain.first?.level == .province,
+              later.shortMatches == 0, later.read > 0 else { return nil }
+        return later
     }
 
     /// 四季青街道江干区清江路: a bare town or district first, its place after it. When the rest
@@ -229,10 +264,20 @@ struct AddressParser {
         // The text starts again, in full, after a bare name (金城镇江苏省常州市金坛区金城镇…).
         if later.read > best.read, later.chain.count > 1 { return later }
         guard let place = later.chain.last, place.level < first.level else { return nil }
-        let namesakes = try db.cachedStatement("SELECT code FROM region WHERE name = ? AND level = ?")
-            .rows([.text(first.name), .integer(Int64(first.level.rawValue))]) { $0.int64(0) }
-        for code in namesakes.sorted(by: { a, _ in a == first.code }) {
-            guard let e = try cache.entry(code, db), AdminCode(e.code).isWithin(AdminCode(place.code), level: place.level) else { continue }
+        // Namesakes by the name as read: 新集镇 is also the 新集街道 of 新县.
+        let read = String(text[best.start..<best.ends[0]])
+        var forms = [read]
+        for suffix in Self.suffixes(first.level) where read.hasSuffix(suffix) && read.count > suffix.count + 1 {
+            forms.append(String(read.dropLast(suffix.count)))
+        }
+        var namesakes: Set<Int64> = [first.code]
+        for form in forms {
+            let key = NameKey(form)
+            namesakes.formUnion(names.codes(form, key, short: false) + names.codes(form, key, short: true))
+        }
+        for code in namesakes.sorted(by: { a, b in a == first.code || (b != first.code && a < b) }) {
+            guard let e = try cache.entry(code, db), e.level == first.level,
+                  AdminCode(e.code).isWithin(AdminCode(place.code), level: place.level) else { continue }
             var joined = later
             joined.chain.append(e)
             joined.ends.append(later.consumed)
@@ -269,7 +314,15 @@ struct AddressParser {
         var best = start
         var memo: [MemoKey: Path] = [:]
         func explore(_ path: Path) throws {
-            if path.isAcceptable(textLength: text.count) && path.isBetter(than: best) { best = path }
+            if path.isAcceptable(textLength: text.count) {
+                if path.isBetter(than: best) {
+                    best = path
+                    best.namesakes = []
+                } else if !best.isBetter(than: path), let a = path.chain.last, let b = best.chain.last, a.code != b.code,
+                          !best.namesakes.contains(where: { $0.code == a.code }) {
+                    best.namesakes.append(a)
+                }
+            }
             let atTown = path.chain.last?.level == .town
             let key = MemoKey(consumed: path.consumed, code: path.chain.last?.code ?? 0)
             if let seen = memo[key], !path.isBetter(than: seen) { return }
@@ -307,7 +360,7 @@ struct AddressParser {
             var moved: Set<Int64> = []
             if let parent = path.chain.last, parent.level == .district, let code = parent.parent, let above = try cache.entry(code, db) {
                 let outside = matches.filter {
-                    $0.entry.level == .town && $0.zone == nil
+                    $0.entry.level == .town && $0.zone == nil && !$0.needsParent
                         && !AdminCode($0.entry.code).isWithin(AdminCode(parent.code), level: parent.level)
                         && AdminCode($0.entry.code).isWithin(AdminCode(above.code), level: above.level)
                 }
@@ -323,9 +376,17 @@ struct AddressParser {
                     continue
                 }
                 var next = path
+                if m.needsParent, m.entry.parent != path.chain.last?.code { continue }
                 if let parent = path.chain.last {
                     if moved.contains(m.entry.code) {
                         next.skipped += 2
+                    } else if parent.level == .district, m.entry.level == .district, m.entry.parent == parent.parent,
+                              m.entry.code != parent.code, !m.short, m.former == nil, m.zone == nil {
+                        // A district, then another of the same city in full (鹿城区龙湾区…,
+                        // 都匀市三都水族自治县…): the later, nearer the street, at a level's cost.
+                        next.chain.removeLast()
+                        next.ends.removeLast()
+                        next.skipped += 1
                     } else {
                         guard m.entry.level > parent.level,
                               AdminCode(m.entry.code).isWithin(AdminCode(parent.code), level: parent.level)
