@@ -93,6 +93,8 @@ import Testing
         ("广州市白云区白云湖街大冈村", "440111", "440111018"),
         ("新集镇新县长潭二街", "411523", "411523002"),
         ("盘龙城经济开发区武汉市_黄陂盘龙城", "420116", ""),     // not 昆明's 盘龙区
+        ("上海 上海市 浦东区 asd", "310115", ""),                // 上海 is not the 上海县 merged into 闵行区
+        ("重庆市县城口县", "500229", ""),                         // the code list's 县 of a municipality
     ])
     func labelText(_ address: String, _ adcode: String, _ town: String) throws {
         let g = try #require(try repo.geocode(address), "\(address)")

@@ -315,6 +315,10 @@ package final class RegionCache: Sendable {
             n.add(name, code: code, short: false)
             if let short { n.add(short, code: code, short: true) }
             for abbreviation in Abbreviations.of(name) { n.add(abbreviation, code: code, short: false) }
+            // 浦东新区, whose list gives no short name, is written 浦东 and 浦东区.
+            if short == nil || short == name, name.hasSuffix("新区"), name.count >= 4 {
+                n.add(String(name.dropLast(2)), code: code, short: true)
+            }
         }
         for name in FormerNames.byName.keys { n.add(name) }
         for name in FunctionalZones.byName.keys { n.add(name) }

@@ -166,12 +166,15 @@ struct AddressParser {
         }
         // Former names (襄樊, 下城区, 柳州地区): today's region, read as if named; a name that is
         // also a region's own today (江东区 in 宁波 was merged, 江东区 in 衡阳 is not) is both.
-        for (p, _) in prefixes {
+        for (p, key) in prefixes {
             for f in FormerNames.byName[p] ?? [] {
                 guard let e = try cache.entry(f.code, db), !matches.contains(where: { $0.entry.code == e.code && $0.length >= p.count }) else { continue }
                 // A name a neighbour bears today is that neighbour's: 瑞安 in 温州 is 瑞安市, not
                 // the 乐清 an old code of 瑞安县 went to.
                 if matches.contains(where: { $0.former == nil && $0.length >= p.count && $0.entry.parent == e.parent && $0.entry.level == e.level }) { continue }
+                // A former name's short form that is some region's name today is that region's:
+                // 上海 is 上海市, not the 上海县 merged into 闵行区.
+                if p.count < f.name.count, !(names.codes(p, key, short: true) + names.codes(p, key, short: false)).isEmpty { continue }
                 let after = text.dropFirst(p.count)
                 if p.count < f.name.count, Self.streetWords.start(after) { continue }
                 matches.append(Match(entry: e, length: p.count, short: p.count < f.name.count, former: f.name))
@@ -333,6 +336,9 @@ struct AddressParser {
                 // need not be copied at every step.
                 let rest = String(text[path.consumed...].prefix(32))
                 var over: [Int] = atTown ? [] : Self.fillers.starting(rest).map(\.count)
+                // The code list's 县 of a municipality (重庆市县城口县: 500200 县).
+                if let last = path.chain.last, last.level == .province, last.code % 10_000 == 0,
+                   [110000, 120000, 310000, 500000].contains(last.code), rest.hasPrefix("县") { over.append(1) }
                 // The level's suffix after a short name (峰江镇): a bare town so written is
                 // named in full, no longer a weak start (宁围镇…).
                 let suffixes = path.lastShort ? Self.suffixes(path.chain.last?.level).filter { rest.hasPrefix($0) }.map(\.count) : []
