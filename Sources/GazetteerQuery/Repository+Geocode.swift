@@ -7,10 +7,12 @@ extension Repository {
     func poiPrefix(_ text: ArraySlice<Character>, inside region: RegionCache.Entry?, db: Connection) throws -> (Int64, Int)? {
         let n = min(text.count, 40)
         guard n >= 2 else { return nil }
-        var prefixes: [String] = [], grown = String(text.first!)
-        for c in text.dropFirst().prefix(n - 1) {
-            grown.append(c)
-            prefixes.append(grown)
+        // Slices of one String: building each prefix a Character at a time cost more than the query.
+        let whole = String(text.prefix(n))
+        var prefixes: [String] = [], end = whole.index(after: whole.startIndex)
+        while end < whole.endIndex {
+            whole.formIndex(after: &end)
+            prefixes.append(String(whole[..<end]))
         }
         let marks = Array(repeating: "?", count: prefixes.count).joined(separator: ",")
         // The name, not SQLite's length(name): that counts code points, and the caller indexes

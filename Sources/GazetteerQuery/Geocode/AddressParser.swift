@@ -138,19 +138,24 @@ struct AddressParser {
         var prefixes: [(text: String, key: NameKey)] = []
         var key = NameKey()
         key.append(rest.first!)
+        // The text as a String, made once and only when some name is found: slicing it costs
+        // a copy, building a String a Character at a time costs far more.
+        var text: String?
         for (i, c) in rest.dropFirst().prefix(n - 1).enumerated() {
             key.append(c)
             guard names.isStart(key) else { break }
-            if names.isWhole(key) { prefixes.append((String(rest.prefix(i + 2)), key)) }
+            guard names.isWhole(key) else { continue }
+            let whole = text ?? String(rest.prefix(n))
+            text = whole
+            prefixes.append((String(whole.prefix(i + 2)), key))
         }
-        guard !prefixes.isEmpty else { return [] }
+        guard let text, !prefixes.isEmpty else { return [] }
         // Each code once: by its full name if the text has it, else by its short name.
         var full: [Int64: String] = [:], short: [Int64: String] = [:]
         for (p, key) in prefixes {
             for code in names.codes(p, key, short: false) { full[code] = p }
             for code in names.codes(p, key, short: true) { short[code] = p }
         }
-        let text = String(rest.prefix(n))
         var matches: [Match] = try Set(full.keys).union(short.keys).sorted().compactMap { code in
             guard let e = try cache.entry(code, db) else { return nil }
             if let p = full[code] { return Match(entry: e, length: p.count, short: false) }
@@ -249,7 +254,9 @@ struct AddressParser {
     func restated(_ best: Path, _ text: [Character]) throws -> Path? {
         var at = best.consumed
         for prefix in ["中华人民共和国", "中国"] where text[at...].starts(with: prefix) { at += prefix.count }
-        guard at < text.count - 2 else { return nil }
+        guard at < text.count - 2,
+              try prefixMatches(text[at...]).contains(where: { $0.entry.level == .province && !$0.short && $0.former == nil })
+        else { return nil }
         let later = try parse(text, scope: nil, from: at)
         // In full and at least as deep as the first: not a province's short name in a street
         // name (…河北三号…), not a province and a bare town after a district (…普宁市浙江省南白象街道).
@@ -332,9 +339,9 @@ struct AddressParser {
             memo[key] = path
             // A level named again or a filler: read over it, then go on from there.
             if !path.chain.isEmpty, path.consumed < text.count {
-                // Names and fillers are far shorter than 32 characters; the rest of a long text
+                // Names and fillers are no longer than `maxNameLength`; the rest of a long text
                 // need not be copied at every step.
-                let rest = String(text[path.consumed...].prefix(32))
+                let rest = String(text[path.consumed...].prefix(Self.maxNameLength))
                 var over: [Int] = atTown ? [] : Self.fillers.starting(rest).map(\.count)
                 // The code list's 县 of a municipality (重庆市县城口县: 500200 县).
                 if let last = path.chain.last, last.level == .province, last.code % 10_000 == 0,
