@@ -612,6 +612,24 @@ def restored_towns(regions, restored):
     return [t for t, r in regions.items() if r["level"] == "town" and r["parent"] in restored]
 
 
+def hk_macau_districts(regions):
+    """AreaCity lists Hong Kong's 18 districts and Macau's 8 parishes as towns (810101000000…)
+    under the region itself; AMap, addresses and people treat them as districts (屯门区, level
+    区县). They become districts with the first six digits of their code (810115), the code
+    space AreaCity gave them; AMap numbers them its own way (810011), which is not ours to ship."""
+    moved = {}
+    for c, r in list(regions.items()):
+        if r["level"] == "town" and c[:2] in ("81", "82"):
+            d = c[:6]
+            assert d not in regions, f"{d} exists already"
+            regions[d] = {**r, "code": d, "level": "district", "deep": 2}
+            if c[:2] == "81" and r["name"].endswith("区") and len(r["name"]) > 2:
+                regions[d]["short_name"] = r["name"][:-1]  # 屯门, as Hong Kong writes it
+            del regions[c]
+            moved[c] = d
+    return moved
+
+
 def restore_statutory_districts(regions, D):
     """Functional zones that AreaCity 2026 lists in place of statutory districts.
 
@@ -686,6 +704,8 @@ def main():
     ac_rows = read_csv(os.path.join(D, "admin/areacity_ok_data_level4_2026-04.csv"))
     regions, dropped = build_tree(ac_rows)
     zones, restored = restore_statutory_districts(regions, D)
+    hk = hk_macau_districts(regions)
+    log("Hong Kong and Macau districts (towns in AreaCity)", len(hk))
     log("functional zones", {z: regions[z]["name"] for z in zones}, "statutory districts restored",
         {o: regions[o]["name"] for o in restored})
     kids = defaultdict(list)
@@ -798,15 +818,15 @@ def main():
                 poly_of[cs[0]] = (lvl, cands[0])
                 match_how[cs[0]] = "sole remaining unit of the parent"
                 used[lvl].add(cands[0])
-    # Hong Kong / Macau: AreaCity lists their districts as towns; attach the
-    # district polygons of the same name as town boundaries.
+    # Hong Kong / Macau: districts of their own (see hk_macau_districts) whose polygons the
+    # source numbers its own way: matched by name.
     for c, r in regions.items():
-        if r["level"] == "town" and c[:2] in ("81", "82"):
+        if r["level"] == "district" and c[:2] in ("81", "82") and c not in poly_of:
             cands = [sc for sc, (p, g) in src["district"].items()
                      if sc[:2] == c[:2] and sc not in used["district"] and (p["district"] or "") == r["name"]]
             if len(cands) == 1:
                 poly_of[c] = ("district", cands[0])
-                match_how[c] = "name (HK/Macau district as town)"
+                match_how[c] = "name (HK/Macau district)"
                 used["district"].add(cands[0])
     log("polygons matched", len(poly_of), Counter(match_how.values()))
 
@@ -926,7 +946,7 @@ def main():
         elif cp is not None:
             center[c] = (cp[0], cp[1], 0)
             center_src["cpca centre (no polygon to check)"] += 1
-    # HK/Macau towns with polygons: exact centre from the polygon
+    # towns with polygons (none in today's sources): exact centre from the polygon
     for c in sorted(full):
         if regions[c]["level"] == "town":
             rp = full[c].representative_point()
@@ -1154,8 +1174,9 @@ def main():
       "parent; county-level units directly under a province (仙桃, 济源, Hainan's and Xinjiang's) are "
       "`district`s whose parent is the province; towns of cities without districts (东莞, 中山, 儋州, 嘉峪关) have "
       "the city as parent. Hong Kong and Macau have only their districts, which AreaCity lists at town level "
-      "(codes 8101xx000000/8201xx000000) directly under the province; they are kept as towns and carry the "
-      "district polygons as town boundaries. Taiwan keeps its cities and districts (no towns). "
+      "(codes 8101xx000000/8201xx000000) directly under the province; they become districts under the province "
+      "with the first six digits of that code (810115 屯门区; AMap numbers them 810011, its own scheme) and carry "
+      "the district polygons of the same name. Taiwan keeps its cities and districts (no towns). "
       f"{len(dropped)} filler/invalid AreaCity rows were removed (incl. `91 国外`). "
       "`citycode` is the telephone area code (see [citycode](#citycode-telephone-area-code)).\n")
     if zones:
@@ -1185,8 +1206,7 @@ def main():
       "town's AreaCity pinyin (joined) within the same province (GeoNames `admin1`), the point lies inside the town's "
       "district polygon (when it has one), and the match is unique both ways (several towns of that pinyin in the "
       "district, or several places for one town → skipped). GeoNames statistics: "
-      + ", ".join(f"{k}: {v}" for k, v in sorted(gstats.items())) + ". "
-      f"Plus {sum(1 for t in town_center if t in full)} Hong Kong/Macau districts (town level) with a polygon centre.\n")
+      + ", ".join(f"{k}: {v}" for k, v in sorted(gstats.items())) + ".\n")
     A("Bounding boxes are the bounds of the simplified boundary written to the boundaries file; empty when the region has no boundary.\n")
     citycode_section(A, regions, citycode, cc_report)
     A("## Boundaries\n")

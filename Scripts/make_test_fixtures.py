@@ -17,9 +17,8 @@ Outputs (deterministic: fixed random seed, sorted rows, 6 decimals):
       borders shared with another district, some coast and national border). Points that
       also lie in a different full-resolution polygon (overlaps in the source) are dropped.
       Polygons included: every district-level region with a polygon, the cities without
-      districts (东莞, 中山, 儋州, 嘉峪关; labelled with the city's code) and the Hong Kong /
-      Macau districts (towns in the seed; labelled with the province code 810000/820000,
-      which is what `Address.adcode` gives there). Skipped: 两江新区 500157, whose polygon
+      districts (东莞, 中山, 儋州, 嘉峪关; labelled with the city's code); Hong Kong's and
+      Macau's districts are districts like any other (810115 屯门区). Skipped: 两江新区 500157, whose polygon
       is an approximate union of old districts (7 of old 渝北区's towns went elsewhere),
       and polygons the seed does not use (Taiwan has no district polygons).
 
@@ -96,12 +95,6 @@ def area_layer(L):
             layer[c] = (c, full[c])
         elif r["level"] == "city" and not any(regions[k]["level"] == "district" for k in kids[c]):
             layer[c] = (c, full[c])
-        elif r["level"] == "town" and c[:2] in ("81", "82"):
-            # HK / Macau districts are towns under the province in the seed
-            p = r["parent"]
-            while regions[p]["level"] == "town":
-                p = regions[p]["parent"]
-            layer[c] = (p, full[c])
     return layer
 
 

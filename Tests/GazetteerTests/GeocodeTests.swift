@@ -48,7 +48,8 @@ import Testing
         ("柯桥轻纺城", "330603", "", "轻纺城"),
         ("义乌国际商贸城", "330782", "", "国际商贸城"),
         ("晋城市城区", "140502", "", ""),            // a district named 城区 is not a filler
-        ("香港特别行政区新界屯门区", "810000", "8101", ""),
+        ("香港特别行政区新界屯门区", "810115", "", ""),         // a district, as AMap has it
+        ("澳门氹仔嘉模堂区", "820106", "", ""),
     ])
     func realWorldText(_ address: String, _ adcode: String, _ town: String, _ unmatched: String) throws {
         let g = try #require(try repo.geocode(address), "\(address)")

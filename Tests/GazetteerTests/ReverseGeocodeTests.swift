@@ -167,11 +167,16 @@ import Testing
         #expect(try address(106.5516, 29.5630).adcode == "500103")   // 渝中区, untouched
     }
 
-    @Test func hongKongTownComesFromItsBoundary() throws {
-        let a = try address(114.1588, 22.2817) // Central
-        #expect(a.province?.code == "810000")
-        #expect(a.town != nil)
-        #expect(a.townIsApproximate == false)
+    /// Hong Kong's and Macau's districts are districts (AMap's level 区县), from their boundaries.
+    @Test func hongKongAndMacauAnswerTheirDistricts() throws {
+        let central = try address(114.1588, 22.2817)
+        #expect(central.province?.code == "810000" && central.city == nil)
+        #expect(central.district?.name == "中西区" && central.adcode == "810101")
+        #expect(central.town == nil)
+        let tuenMun = try address(113.9770, 22.3916)
+        #expect(tuenMun.district?.name == "屯门区")
+        let taipa = try address(113.5580, 22.1560)
+        #expect(taipa.province?.code == "820000" && taipa.district?.name == "嘉模堂区")
     }
 
     @Test func badInputIsRefusedClearly() throws {

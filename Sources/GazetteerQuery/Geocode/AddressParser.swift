@@ -87,7 +87,7 @@ struct AddressParser {
     /// 重庆市重庆城区黔江区, 重庆郊县): read over between levels. Longest first.
     /// Hong Kong's and Macau's areas (新界, 九龙), which group districts but are not in the tree.
     static let fillers = Words(["自治区直辖县级行政区划", "省直辖县级行政区划", "县级行政区划", "省直辖县", "直辖县", "市辖区", "城区", "郊县", "辖区",
-                          "新界", "九龙", "香港岛", "澳门半岛", "null", "NULL"])
+                          "新界", "九龙", "香港岛", "澳门半岛", "氹仔", "路环", "null", "NULL"])
 
     /// Whether `text` starts with the suffix of a level other than `level` (and not of its own).
     static func otherLevelSuffix(_ text: Substring, _ level: RegionLevel) -> Bool {
