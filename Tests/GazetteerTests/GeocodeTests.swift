@@ -96,6 +96,10 @@ import Testing
         ("盘龙城经济开发区武汉市_黄陂盘龙城", "420116", ""),     // not 昆明's 盘龙区
         ("上海 上海市 浦东区 asd", "310115", ""),                // 上海 is not the 上海县 merged into 闵行区
         ("重庆市县城口县", "500229", ""),                         // the code list's 县 of a municipality
+        ("辽宁省阜蒙县繁荣大街北段", "210921", ""),               // 阜新蒙古族自治县 as its post writes it
+        ("上海浦东新村莱阳路4279弄", "310115", ""),               // not 崇明区's 新村乡
+        ("金华市婺城区仙华南街1701号", "330702", ""),             // a street, not 浦江县's 仙华街道
+        ("广州市天河区珠江新城华新就105号", "440106", ""),        // a quarter, not 南沙区's 珠江街道
     ])
     func labelText(_ address: String, _ adcode: String, _ town: String) throws {
         let g = try #require(try repo.geocode(address), "\(address)")

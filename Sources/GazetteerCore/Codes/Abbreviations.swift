@@ -1,6 +1,6 @@
-/// Abbreviations people write for the long banner names of Inner Mongolia, as the banners'
-/// own governments and the post do: 察右中旗 for 察哈尔右翼中旗, 科左后旗 for 科尔沁左翼后旗,
-/// 土左旗 for 土默特左旗, 达茂旗 for 达尔罕茂明安联合旗. Read as the region's full name.
+/// Abbreviations people write for long banner and county names, as their own governments and
+/// the post do: 察右中旗 for 察哈尔右翼中旗, 科左后旗 for 科尔沁左翼后旗, 土左旗 for 土默特左旗,
+/// 达茂旗 for 达尔罕茂明安联合旗, 阜蒙县 for 阜新蒙古族自治县. Read as the region's full name.
 package enum Abbreviations {
     /// The abbreviations of a region's full name; empty for most names.
     package static func of(_ name: String) -> [String] {
@@ -24,5 +24,10 @@ package enum Abbreviations {
         "东乌珠穆沁旗": "东乌旗",
         "西乌珠穆沁旗": "西乌旗",
         "莫力达瓦达斡尔族自治旗": "莫旗",
+        // Autonomous counties whose short form is not the start of the name.
+        "阜新蒙古族自治县": "阜蒙县",
+        "喀喇沁左翼蒙古族自治县": "喀左县",
+        "前郭尔罗斯蒙古族自治县": "前郭县",
+        "杜尔伯特蒙古族自治县": "杜蒙县",
     ]
 }

@@ -121,11 +121,11 @@ struct AddressParser {
     /// Words that, right after a short name, show it is part of a street or landmark name
     /// (长安街, 南京路, 天安门, 中山大道), not a region.
     static let streetWords = Words(["路", "街", "巷", "弄", "胡同", "门", "桥", "号", "道", "大街", "大道", "广场", "大厦", "公园",
-                                    "环路", "东路", "西路", "南路", "北路", "中路", "大桥"])
+                                    "环路", "东路", "西路", "南路", "北路", "中路", "东街", "西街", "南街", "北街", "中街"])
     /// Words that, right after a town's short name, show a place named after it (坎墩工业园区,
     /// 城南家园, 新桥工业园): the town itself only when its district was just read (坎墩 under
     /// 慈溪市), never at the start of an address or under a district it is not in.
-    static let placeWords = Words(["花园", "小区", "家园", "新村", "公寓", "工业园", "工业区", "园区", "校区",
+    static let placeWords = Words(["花园", "小区", "家园", "新村", "新城", "公寓", "工业园", "工业区", "园区", "校区",
                                    "商城", "市场", "大学", "学院", "中学", "小学", "医院"])
 
     /// Regions whose name or short name is a prefix of `rest`, with the characters each reads.
@@ -372,8 +372,11 @@ struct AddressParser {
             // taken when it is the only town of that name in the city, at the cost of a level.
             var moved: Set<Int64> = []
             if let parent = path.chain.last, parent.level == .district, let code = parent.parent, let above = try cache.entry(code, db) {
+                // A municipality is one "city" of hundreds of towns: a short name unique in it
+                // (新村 of 浦东新村) says little; there the town must be written in full.
+                let wide = above.level == .province
                 let outside = matches.filter {
-                    $0.entry.level == .town && $0.zone == nil && !$0.needsParent
+                    $0.entry.level == .town && $0.zone == nil && !$0.needsParent && !(wide && $0.short)
                         && !AdminCode($0.entry.code).isWithin(AdminCode(parent.code), level: parent.level)
                         && AdminCode($0.entry.code).isWithin(AdminCode(above.code), level: above.level)
                 }
