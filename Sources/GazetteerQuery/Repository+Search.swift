@@ -37,6 +37,8 @@ extension Repository {
             var regionHits: [KeywordSearcher.Candidate] = []
             if category.isEmpty {
                 regionHits = try searcher.regionCandidates(q, pinyin: latin ? q : nil)
+                // A zone the database also has as a region (两江新区) is listed once.
+                regionHits += latin ? [] : try searcher.zoneCandidates(q).filter { z in !regionHits.contains { $0.key == z.key } }
                 if options.cityLimit, let scope { regionHits.removeAll { !scope.contains($0.adcode) } }
             }
             let poiClasses = try searcher.poiClasses(q, scope: options.cityLimit ? scope : nil)
@@ -103,6 +105,15 @@ extension Repository {
             let finder = POIFinder(db: db)
             let hits = try page.map { c -> SearchHit in
                 let d = distance(c)
+                if let z = c.zone, let holder = try regions.entry(z.region, db) {
+                    // A zone: AMap's district-level place of its own code, in the region holding it.
+                    var chain = try ancestors(of: holder, db: db, system: options.system)
+                    if holder.level < .district { chain[holder.level] = holder.region(system: options.system) }
+                    let region = Region(code: String(z.code), level: .district, name: z.name, parentCode: holder.parent.map(String.init),
+                                        center: z.center?.converted(from: .gcj02, to: options.system), centerIsApproximate: true)
+                    return SearchHit(kind: .region(region), match: c.match, distance: d.isFinite ? d : nil,
+                                     province: chain[.province], city: chain[.city], district: nil)
+                }
                 if c.isRegion {
                     let e = try regions.entry(c.key, db)!
                     let chain = try ancestors(of: e, db: db, system: options.system)

@@ -42,6 +42,20 @@ import Testing
         #expect(!words.hits.isEmpty && words.hits.allSatisfy { $0.name.contains("北京") && $0.name.contains("大学") })
     }
 
+    /// Functional zones are found by the names people write, as AMap finds them: a place of
+    /// their own code in the city holding them, at an approximate centre.
+    @Test func functionalZonesAreFound() throws {
+        let r = try search("长春经开区")
+        let hit = try #require(r.hits.first)
+        #expect(regionCode(hit) == "220171" && hit.name == "长春经济技术开发区" && hit.match == .exact)
+        #expect(hit.city?.name == "长春市" && hit.province?.name == "吉林省" && hit.location != nil)
+        let park = try search("苏州工业园区")
+        #expect(regionCode(park.hits[0]) == "320576")
+        #expect(try search("两江新区").hits.filter { regionCode($0) == "500157" }.count == 1)  // a region and a zone: once
+        let scoped = try search("工业园区") { $0.city = "苏州"; $0.cityLimit = true }
+        #expect(scoped.hits.contains { regionCode($0) == "320576" } && scoped.hits.allSatisfy { $0.city?.name == "苏州市" })
+    }
+
     @Test func oneAndTwoCharacterQueries() throws {
         let wangjing = try search("望京")
         #expect(wangjing.hits.contains { regionCode($0) == "110105026000" })

@@ -20,6 +20,8 @@ struct KeywordSearcher {
         var location: Coordinate?
         var adcode: Int64?      // for scoping: region code or POI adcode
         var nameLength: Int
+        /// A functional zone (长春经开区): a region hit of its own code, placed in `adcode`.
+        var zone: FunctionalZones.Zone? = nil
     }
 
     /// A range of codes (inclusive) that lie inside a region: its descendants and itself.
@@ -65,6 +67,25 @@ struct KeywordSearcher {
             guard let e = try cache.entry(code, db) else { return nil }
             return Candidate(isRegion: true, key: code, match: match, level: e.level.rawValue, location: e.center,
                              adcode: code, nameLength: e.name.count)
+        }
+    }
+
+    /// Functional zones whose name (or a form of it people write: 长春经开区) is, starts with or
+    /// contains `q`: compiled in, not in the database, so matched in memory.
+    /// A zone whose region the database lacks (a database of one province) is not found.
+    func zoneCandidates(_ q: String) throws -> [Candidate] {
+        var best: [Int64: (FunctionalZones.Zone, SearchHit.Match)] = [:]
+        for (name, zones) in FunctionalZones.byName {
+            let match: SearchHit.Match
+            if name == q { match = .exact } else if name.hasPrefix(q) { match = .prefix } else if name.contains(q) { match = .substring } else { continue }
+            for z in zones where best[z.code].map({ match < $0.1 }) ?? true {
+                guard try cache.entry(z.region, db) != nil else { continue }
+                best[z.code] = (z, match)
+            }
+        }
+        return best.values.map { z, match in
+            Candidate(isRegion: true, key: z.code, match: match, level: RegionLevel.district.rawValue, location: z.center,
+                      adcode: z.region, nameLength: z.name.count, zone: z)
         }
     }
 
