@@ -75,23 +75,45 @@ extension Repository {
             results.deallocate()
         }
         DispatchQueue.concurrentPerform(iterations: slices) { slice in
-            for i in (slice * n / slices)..<((slice + 1) * n / slices) {
-                do throws(GazetteerError) {
-                    results[i] = .success(try geocode(addresses[i], city: city, system: system))
-                } catch {
-                    results[i] = .failure(error)
+            // One read (one connection, one snapshot, one parser) per slice, not per address.
+            let range = (slice * n / slices)..<((slice + 1) * n / slices)
+            do throws(GazetteerError) {
+                try read { db in
+                    let parser = try AddressParser(db: db, cache: regions)
+                    for i in range {
+                        do {
+                            results[i] = .success(try Self.geocodeText(addresses[i]).flatMap {
+                                try geocode(text: $0, city: city, system: system, parser: parser, db: db)
+                            })
+                        } catch {
+                            results[i] = .failure(mapped(error))
+                        }
+                    }
                 }
+            } catch {
+                for i in range { results[i] = .failure(error) }
             }
         }
         return Array(results)
     }
 
     public func geocode(_ address: String, city: String? = nil, system: CoordinateSystem = .gcj02) throws(GazetteerError) -> Geocode? {
+        guard let text = try Self.geocodeText(address) else { return nil }
+        return try read { db in
+            try geocode(text: text, city: city, system: system, parser: try AddressParser(db: db, cache: regions), db: db)
+        }
+    }
+
+    /// The address as the parser reads it; nil when nothing is left of it.
+    static func geocodeText(_ address: String) throws(GazetteerError) -> [Character]? {
         let text = AddressParser.normalize(address)
         guard !text.isEmpty else { return nil }
         guard text.count <= 200 else { throw .invalidArgument(name: "address", reason: "is longer than 200 characters") }
-        return try read { db in
-            let parser = try AddressParser(db: db, cache: regions)
+        return text
+    }
+
+    func geocode(text: [Character], city: String?, system: CoordinateSystem, parser: AddressParser, db: Connection) throws -> Geocode? {
+        do {
             let scope = try city.map { try resolveRegion($0, db: db) }
             var path = try parser.parse(text, scope: scope)
             if scope != nil {
