@@ -3,16 +3,19 @@ import GazetteerCore
 import GazetteerSQLite
 
 extension Repository {
-    /// The POI whose name starts `text` (longest first), inside `region` when given.
-    func poiPrefix(_ text: ArraySlice<Character>, inside region: RegionCache.Entry?, db: Connection) throws -> (Int64, Int)? {
+    /// The POI whose name starts `text` (longest first), inside `region` when given, of at
+    /// least `minLength` characters: a shorter one would read less than the regions already did.
+    func poiPrefix(_ text: ArraySlice<Character>, minLength: Int = 2, inside region: RegionCache.Entry?, db: Connection) throws -> (Int64, Int)? {
         let n = min(text.count, 40)
-        guard n >= 2 else { return nil }
+        guard n >= max(2, minLength) else { return nil }
         // Slices of one String: building each prefix a Character at a time cost more than the query.
         let whole = String(text.prefix(n))
         var prefixes: [String] = [], end = whole.index(after: whole.startIndex)
+        var length = 1
         while end < whole.endIndex {
             whole.formIndex(after: &end)
-            prefixes.append(String(whole[..<end]))
+            length += 1
+            if length >= minLength { prefixes.append(String(whole[..<end])) }
         }
         let marks = Array(repeating: "?", count: prefixes.count).joined(separator: ",")
         // The name, not SQLite's length(name): that counts code points, and the caller indexes
@@ -134,7 +137,9 @@ extension Repository {
                 let at = k == 0 ? 0 : path.ends[k - 1]
                 guard at < text.count else { continue }
                 let region = k == 0 ? nil : path.chain[k - 1]
-                guard let (rowid, length) = try poiPrefix(text[at...], inside: region, db: db) else { continue }
+                // Only a name that reads at least as far as the regions did can win.
+                let least = consumed - at + (k == path.chain.count && poi == nil ? 0 : 1)
+                guard let (rowid, length) = try poiPrefix(text[at...], minLength: least, inside: region, db: db) else { continue }
                 if at + length > consumed || (at + length == consumed && poi == nil && k == path.chain.count) {
                     consumed = at + length
                     poi = try POIFinder(db: db).load([rowid], system: system).first
