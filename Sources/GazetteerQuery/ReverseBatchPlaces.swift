@@ -17,26 +17,77 @@ package final class ReverseBatchPlaces {
 
     private var generation: Int64?
     fileprivate var memo: RegionLocator.Memo
-    /// The region cells the label slots below belong to.
+    /// The region cells the label slots belong to.
     private var hasCells = false
-    /// Per region-cell label: the slot of its region (-1: not yet seen).
-    private var slotOfLabel: [Int32] = []
-    private var slotOfCode: [Int64: Int32] = [:]
-    private var noRegionSlot: Int32 = -1
-
-    // Per slot, a deepest region (or none).
-    private var placed: [RegionCache.Placed] = []
-    private var codes: [Int64] = []
-    /// The towns that may be named (nil: none is named at this level).
-    private var towns: [TownSet?] = []
-    /// The key of the slot's answer without a town; town `i` has key `keyBase + 1 + i`.
-    private var keyBase: [Int32] = []
-    /// Whether the formatted address is empty (no landmark is then looked for).
-    fileprivate var unplaced: [Bool] = []
-
-    // Per key.
-    private var resolved: [Bool] = []
+    private var slots = Slots()
+    /// Per key: the address of every point given it.
     private var addresses: [(address: Address, formatted: String)] = []
+
+    /// What a point reads, in one struct so that a transaction's points borrow it once
+    /// (`withSlots`): each read of a class's array would check exclusivity and retain.
+    fileprivate struct Slots {
+        /// Per region-cell label: the slot of its region (-1: not yet seen).
+        var slotOfLabel: [Int32] = []
+        var slotOfCode: [Int64: Int32] = [:]
+        var noRegionSlot: Int32 = -1
+        // Per slot, a deepest region (or none).
+        var placed: [RegionCache.Placed] = []
+        /// The towns that may be named (nil: none is named at this level).
+        var towns: [TownSet?] = []
+        /// The key of the slot's answer without a town; town `i` has key `keyBase + 1 + i`.
+        var keyBase: [Int32] = []
+        /// Whether the formatted address is empty (no landmark is then looked for).
+        var unplaced: [Bool] = []
+        /// Per key: its address is known.
+        var resolved: [Bool] = []
+
+        /// The key of `p`'s answer (`p` in GCJ-02), as `RegionLocator.address` would place it,
+        /// and the key's address when it is new.
+        mutating func key(_ p: Coordinate, cells: RegionCells?, _ locator: RegionLocator, _ system: CoordinateSystem) throws
+            -> (key: Int32, unplaced: Bool, new: (address: Address, formatted: String)?) {
+            let slot: Int32
+            let label = cells?.label(p) ?? 0
+            if label > 0, slotOfLabel[label] >= 0 {
+                slot = slotOfLabel[label]
+            } else if label > 0 {
+                slot = try self.slot(cells!.labelledAnswers[label - 1], locator, system)
+                slotOfLabel[label] = slot
+            } else {
+                slot = try self.slot(try locator.exactDeepest(p), locator, system)
+            }
+            let s = Int(slot)
+            var key = keyBase[s]
+            if let town = towns[s]?.townIndex(at: p) { key += 1 + Int32(town) }
+            guard !resolved[Int(key)] else { return (key, unplaced[s], nil) }
+            // As `RegionLocator.address` builds it.
+            var answer = (address: placed[s].address, formatted: placed[s].formatted)
+            let town = Int(key - keyBase[s]) - 1
+            if town >= 0, let region = try locator.townRegion(towns[s]!.centres[town].code, system: system) {
+                answer.address.town = region
+                answer.address.townIsApproximate = true
+                answer.formatted += region.name
+            }
+            resolved[Int(key)] = true
+            return (key, unplaced[s], answer)
+        }
+
+        /// The slot of deepest region `code`, made on first sight.
+        private mutating func slot(_ code: Int64?, _ locator: RegionLocator, _ system: CoordinateSystem) throws -> Int32 {
+            if let code, let s = slotOfCode[code] { return s }
+            if code == nil, noRegionSlot >= 0 { return noRegionSlot }
+            let p = try code.map { try locator.placed($0, system: system) }
+                ?? RegionCache.Placed(address: .empty, formatted: "", wantsTown: false)
+            let t = try code.flatMap { p.wantsTown ? try locator.towns(under: $0) : nil }
+            let s = Int32(placed.count)
+            placed.append(p)
+            towns.append(t)
+            unplaced.append(p.formatted.isEmpty)
+            keyBase.append(Int32(resolved.count))
+            resolved.append(contentsOf: repeatElement(false, count: 1 + (t?.centres.count ?? 0)))
+            if let code { slotOfCode[code] = s } else { noRegionSlot = s }
+            return s
+        }
+    }
 
     package init(system: CoordinateSystem) {
         self.system = system
@@ -52,15 +103,12 @@ package final class ReverseBatchPlaces {
             epoch += 1
             memo = RegionLocator.Memo(system: system)
             hasCells = false
-            slotOfLabel = []
-            slotOfCode = [:]
-            noRegionSlot = -1
-            placed = []; codes = []; towns = []; keyBase = []; unplaced = []
-            resolved = []; addresses = []
+            slots = Slots()
+            addresses = []
         }
         if !hasCells, let cells = locator.regionCells {
             hasCells = true
-            slotOfLabel = [Int32](repeating: -1, count: cells.labelledAnswers.count + 1)
+            slots.slotOfLabel = [Int32](repeating: -1, count: cells.labelledAnswers.count + 1)
         }
     }
 
@@ -69,59 +117,16 @@ package final class ReverseBatchPlaces {
         hasCells ? locator.regionCells : nil
     }
 
-    /// The key of `p`'s answer (`p` in GCJ-02), as `RegionLocator.address` would place it.
-    /// - Parameter cells: the locator's region cells, as `begin` adopted them (passed in, so
-    ///   that reading them retains nothing).
-    fileprivate func key(_ p: Coordinate, cells: RegionCells?, _ locator: RegionLocator) throws -> (key: Int32, unplaced: Bool) {
-        let slot: Int32
-        let label = cells?.label(p) ?? 0
-        if label > 0, slotOfLabel[label] >= 0 {
-            slot = slotOfLabel[label]
-        } else if label > 0 {
-            slot = try self.slot(cells!.labelledAnswers[label - 1], locator)
-            slotOfLabel[label] = slot
-        } else {
-            slot = try self.slot(try locator.exactDeepest(p), locator)
-        }
-        let s = Int(slot)
-        var key = keyBase[s]
-        if let town = towns[s]?.townIndex(at: p) { key += 1 + Int32(town) }
-        if !resolved[Int(key)] { try resolve(key, slot: s, locator) }
-        return (key, unplaced[s])
+    fileprivate func withSlots<T>(_ body: (inout Slots) throws -> T) rethrows -> T {
+        try body(&slots)
     }
 
-    /// The slot of deepest region `code`, made on first sight.
-    private func slot(_ code: Int64?, _ locator: RegionLocator) throws -> Int32 {
-        if let code, let s = slotOfCode[code] { return s }
-        if code == nil, noRegionSlot >= 0 { return noRegionSlot }
-        let p = try code.map { try locator.placed($0, system: system) }
-            ?? RegionCache.Placed(address: .empty, formatted: "", wantsTown: false)
-        let t = try code.flatMap { p.wantsTown ? try locator.towns(under: $0) : nil }
-        let s = Int32(placed.count)
-        placed.append(p)
-        codes.append(code ?? 0)
-        towns.append(t)
-        unplaced.append(p.formatted.isEmpty)
-        keyBase.append(Int32(resolved.count))
-        let keys = 1 + (t?.centres.count ?? 0)
-        resolved.append(contentsOf: repeatElement(false, count: keys))
-        addresses.append(contentsOf: repeatElement((address: Address.empty, formatted: ""), count: keys))
-        if let code { slotOfCode[code] = s } else { noRegionSlot = s }
-        return s
-    }
-
-    /// Fills in the address of `key`, as `RegionLocator.address` builds it.
-    private func resolve(_ key: Int32, slot s: Int, _ locator: RegionLocator) throws {
-        let p = placed[s]
-        var answer = (address: p.address, formatted: p.formatted)
-        let town = Int(key - keyBase[s]) - 1
-        if town >= 0, let region = try locator.townRegion(towns[s]!.centres[town].code, system: system) {
-            answer.address.town = region
-            answer.address.townIsApproximate = true
-            answer.formatted += region.name
+    /// Keeps the address of a new key.
+    fileprivate func keep(_ key: Int32, _ address: (address: Address, formatted: String)) {
+        if Int(key) >= addresses.count {
+            addresses.append(contentsOf: repeatElement((address: Address.empty, formatted: ""), count: Int(key) + 1 - addresses.count))
         }
-        addresses[Int(key)] = answer
-        resolved[Int(key)] = true
+        addresses[Int(key)] = address
     }
 
     /// The address and formatted address of every point given `key` (in the current epoch).
@@ -160,22 +165,26 @@ extension Repository {
                 let locator = places.locator(regions, db)
                 places.begin(locator)
                 let cells = places.cells(locator)
-                for (i, location) in locations.enumerated() {
-                    done = i
-                    guard location.isValid else {
-                        body(i, .answer(.failure(.invalidArgument(name: "location", reason: location.invalidReason))))
-                        continue
-                    }
-                    let p = location.converted(from: system, to: .gcj02)
-                    do {
-                        let (key, unplaced) = try places.key(p, cells: cells, locator)
-                        if unplaced || !locator.mayHavePOIs(in: BoundingBox.around(p, radius: Self.landmarkReach + POIFinder.boxSlack)) {
-                            body(i, .key(key))
-                        } else {
-                            body(i, .answer(.success(try answer(location, system: system, radius: radius, poiLimit: poiLimit, locator: locator, db: db))))
+                // The slots are borrowed once for all the points (see `Slots`).
+                places.withSlots { slots in
+                    for (i, location) in locations.enumerated() {
+                        done = i
+                        guard location.isValid else {
+                            body(i, .answer(.failure(.invalidArgument(name: "location", reason: location.invalidReason))))
+                            continue
                         }
-                    } catch {
-                        body(i, .answer(.failure(mapped(error))))
+                        let p = location.converted(from: system, to: .gcj02)
+                        do {
+                            let (key, unplaced, new) = try slots.key(p, cells: cells, locator, system)
+                            if let new { places.keep(key, new) }
+                            if unplaced || !locator.mayHavePOIs(in: BoundingBox.around(p, radius: Self.landmarkReach + POIFinder.boxSlack)) {
+                                body(i, .key(key))
+                            } else {
+                                body(i, .answer(.success(try answer(location, system: system, radius: radius, poiLimit: poiLimit, locator: locator, db: db))))
+                            }
+                        } catch {
+                            body(i, .answer(.failure(mapped(error))))
+                        }
                     }
                 }
                 done = locations.count
@@ -194,8 +203,12 @@ extension Repository {
     /// Readies a batch of about `count` points for `placeBatch`: builds the region cells and
     /// loads the POI cells now when that many points make them worth it (see
     /// `RegionCache.noteRegionBatch` and `notePOIBatch`), so that the first block does not
-    /// pay the slow path. The two are made side by side, on connections of their own.
+    /// pay the slow path. The boundaries are decoded first, on all cores; then the POI cells
+    /// load while the region cells are built, on connections of their own.
     package func prepareBatch(_ count: Int) {
+        _ = try? read { db in
+            if regions.regionCellsDue(count, db) { try regions.loadShapes(try regions.grid(db).codes, db) }
+        }
         DispatchQueue.concurrentPerform(iterations: 2) { task in
             _ = try? read { db in
                 if task == 0 {

@@ -95,22 +95,18 @@ package struct POICells: Sendable {
         let y0 = Swift.max(0, Int(ly.rounded(.down)) - 1), y1 = Swift.min(rows - 1, Int(hy.rounded(.down)) + 1)
         guard x0 <= x1, y0 <= y1 else { return false }
         let blockColumns = columns >> 3
-        if x1 - x0 > 32 || y1 - y0 > 32 {
-            for by in (y0 >> 3)...(y1 >> 3) {
-                for bx in (x0 >> 3)...(x1 >> 3) where blockIndex(by * blockColumns + bx) != nil { return true }
-            }
-            return false
-        }
-        for y in y0...y1 {
-            var x = x0
-            while x <= x1 {
-                let end = Swift.min(x1, x | 7)
-                if let i = blockIndex((y >> 3) * blockColumns + (x >> 3)) {
-                    let row = (blocks[i] >> UInt64((y & 7) << 3)) & 0xFF
-                    let wanted: UInt64 = ((1 << UInt64(end - x + 1)) - 1) << UInt64(x & 7)
-                    if row & wanted != 0 { return true }
-                }
-                x = end + 1
+        // Block by block: the rows and columns of the box within each block make one mask.
+        let large = x1 - x0 > 32 || y1 - y0 > 32
+        for by in (y0 >> 3)...(y1 >> 3) {
+            let rowFirst = Swift.max(y0, by << 3) & 7, rowLast = Swift.min(y1, by << 3 | 7) & 7
+            // One bit at the start of each row of the box: 0x01 in each byte from rowFirst to rowLast.
+            let rows = ((UInt64.max >> UInt64(8 * (7 - rowLast + rowFirst))) / 0xFF) << UInt64(8 * rowFirst)
+            for bx in (x0 >> 3)...(x1 >> 3) {
+                guard let i = blockIndex(by * blockColumns + bx) else { continue }
+                if large { return true }
+                let columnFirst = Swift.max(x0, bx << 3) & 7, columnLast = Swift.min(x1, bx << 3 | 7) & 7
+                let columns: UInt64 = ((1 << UInt64(columnLast - columnFirst + 1)) - 1) << UInt64(columnFirst)
+                if blocks[i] & (rows &* columns) != 0 { return true }
             }
         }
         return false
