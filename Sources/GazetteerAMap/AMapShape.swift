@@ -34,6 +34,50 @@ public enum AMapShape {
         return fixed(x, "%.6f")
     }
 
+    /// `location(c)` as UTF-8 bytes, without a `String` when both numbers have at most six
+    /// decimals (a batch writes one per point).
+    static func writeLocation(_ c: Coordinate, into out: inout [UInt8]) {
+        guard let lng = micros(c.longitude), let lat = micros(c.latitude) else {
+            out.append(contentsOf: location(c).utf8)
+            return
+        }
+        writeMicros(lng, into: &out)
+        out.append(0x2C)
+        writeMicros(lat, into: &out)
+    }
+
+    /// `x` in millionths when `decimals6(x)` is exactly that many millionths: when the nearest
+    /// Double to m / 10⁶ is `x`, both the shortest representation and `%.6f` print m / 10⁶
+    /// (two numbers of six decimals are 10⁻⁶ apart, far more than a Double's spacing here).
+    /// -0 and anything large are left to `decimals6`.
+    private static func micros(_ x: Double) -> Int64? {
+        guard abs(x) < 1e9, x != 0 || x.sign == .plus else { return nil }
+        let m = (x * 1e6).rounded()
+        return Double(m) / 1e6 == x ? Int64(m) : nil
+    }
+
+    private static func writeMicros(_ m: Int64, into out: inout [UInt8]) {
+        if m < 0 { out.append(0x2D) }
+        var whole = m.magnitude / 1_000_000, fraction = m.magnitude % 1_000_000
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var n = 0
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat {
+                d[n] = UInt8(48 + whole % 10)
+                whole /= 10
+                n += 1
+            } while whole > 0
+            for i in stride(from: n - 1, through: 0, by: -1) { out.append(d[i]) }
+        }
+        out.append(0x2E)
+        var divisor: UInt64 = 100_000
+        while divisor > 0 {
+            out.append(UInt8(48 + fraction / divisor))
+            fraction %= divisor
+            divisor /= 10
+        }
+    }
+
     /// libc's `printf` of one Double: the same bytes as `String(format:)`, without Foundation's
     /// format machinery, which cost a regeo with 20 POIs more than its query.
     static func fixed(_ x: Double, _ format: StaticString) -> String {

@@ -92,7 +92,7 @@ extension Repository {
     }
 
     /// One reverse geocode inside a read transaction on `db`; `location` is valid.
-    private func answer(
+    func answer(
         _ location: Coordinate, system: CoordinateSystem, radius: Double, poiLimit: Int, locator: RegionLocator, db: Connection
     ) throws -> ReverseGeocode {
         let p = location.converted(from: system, to: .gcj02)

@@ -70,8 +70,40 @@ extension Coordinate {
         while hi > lo, bytes[hi - 1] == 0x20 || bytes[hi - 1] == 0x09 { hi -= 1 }
         guard lo < hi else { return nil }
         for i in lo..<hi where !isDecimalByte(bytes[i]) { return nil }
+        if let exact = shortDecimal(UnsafeBufferPointer(rebasing: bytes[lo..<hi])) { return exact }
         // Up to 15 bytes make a small string, stored inline: no allocation. Same parser as
         // `plainDecimal` on text, so the same value.
         return Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[lo..<hi]), as: UTF8.self))
+    }
+
+    private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+
+    /// `-?digits(.digits)?` with at most 15 digits in all, without a parser: the digits make an
+    /// integer below 2⁵³ and the power of ten is a Double too, so both are exact and one
+    /// division rounds the quotient correctly, to the Double `strtod` gives (Clinger's fast path).
+    /// Nil for any other form.
+    private static func shortDecimal(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+        var i = 0
+        let negative = b.count > 0 && b[0] == 0x2D
+        if negative { i = 1 }
+        var mantissa: Int64 = 0, digits = 0, decimals = 0
+        var point = false
+        while i < b.count {
+            let c = b[i]
+            if c >= 0x30 && c <= 0x39 {
+                digits += 1
+                guard digits <= 15 else { return nil }
+                mantissa = mantissa * 10 + Int64(c - 0x30)
+                if point { decimals += 1 }
+            } else if c == 0x2E && !point && digits > 0 {
+                point = true
+            } else {
+                return nil
+            }
+            i += 1
+        }
+        guard digits > 0, !point || decimals > 0 else { return nil }
+        let value = Double(mantissa) / powersOfTen[decimals]
+        return negative ? -value : value
     }
 }

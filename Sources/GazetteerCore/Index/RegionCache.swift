@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import GazetteerSQLite
 import GazetteerSupport
 
@@ -92,6 +94,12 @@ package final class RegionCache: Sendable {
         }
     }
 
+    /// The data generation `db`'s read transaction sees (nil: not validated): what a batch
+    /// keeps across transactions holds only while this stays the same.
+    package func generation(seenBy db: Connection) -> Int64? {
+        state.read { $0.snapshots[ObjectIdentifier(db)] }
+    }
+
     /// The cached value `get` finds, if `db` may use the cache.
     /// `get` borrows the state: taking it by value would copy it, retaining every dictionary.
     private func cached<T>(_ db: Connection, _ get: (borrowing State) -> T?) -> T? {
@@ -160,6 +168,11 @@ package final class RegionCache: Sendable {
         keep(db) { $0.regionCells = cells }
     }
 
+    /// Whether `noteRegionBatch(count, …)` would build the region cells now.
+    package func regionCellsDue(_ count: Int, _ db: Connection) -> Bool {
+        cached(db, { $0.regionCells == nil && $0.regionBatchPoints >= 0 && $0.regionBatchPoints + count >= Self.regionCellsAfter }) ?? false
+    }
+
     /// The region cells, if built for `db`'s snapshot.
     package func regionCells(_ db: Connection) -> RegionCells? {
         cached(db, { $0.regionCells })
@@ -213,6 +226,38 @@ package final class RegionCache: Sendable {
         let shape = Shape(try MultiPolygon(encoded: blob))
         keep(db) { $0.shapes[code] = shape }
         return shape
+    }
+
+    /// Decodes and keeps the boundaries of `codes` not yet cached, on all cores: a batch about
+    /// to build the region cells needs every one (2.7 million points, a quarter of a second
+    /// on one core). A boundary that cannot be decoded is left for `boxedShape` to report.
+    package func loadShapes(_ codes: [Int64], _ db: Connection) throws {
+        guard cached(db, { _ in true }) == true else { return }
+        let wanted = Set(codes.filter { code in cached(db, { $0.shapes[code] }) == nil })
+        guard !wanted.isEmpty else { return }
+        var blobs: [(code: Int64, blob: [UInt8])] = []
+        for (code, blob) in try db.makeStatement("SELECT code, boundary FROM region WHERE boundary IS NOT NULL")
+            .rows([], { ($0.int64(0), $0.blob(1)) }) where wanted.contains(code) {
+            blobs.append((code, blob))
+        }
+        // Largest first, in as many pieces as there are cores times four, so the cores finish together.
+        blobs.sort { $0.blob.count > $1.blob.count }
+        let pieces = min(blobs.count, 4 * ProcessInfo.processInfo.activeProcessorCount)
+        nonisolated(unsafe) let shapes = UnsafeMutableBufferPointer<Shape?>.allocate(capacity: blobs.count)
+        shapes.initialize(repeating: nil)
+        defer {
+            _ = shapes.deinitialize()
+            shapes.deallocate()
+        }
+        let source = blobs
+        DispatchQueue.concurrentPerform(iterations: pieces) { piece in
+            for i in stride(from: piece, to: source.count, by: pieces) {
+                shapes[i] = (try? MultiPolygon(encoded: source[i].blob)).map(Shape.init)
+            }
+        }
+        keep(db) { s in
+            for (i, b) in source.enumerated() { if let shape = shapes[i] { s.shapes[b.code] = shape } }
+        }
     }
 
     package struct SimplifiedKey: Hashable {

@@ -150,12 +150,23 @@ package struct RegionCells: Sendable {
     /// What the cell of `p` knows about `deepest(p)`.
     @inline(__always)
     package func answer(_ p: Coordinate) -> Answer {
+        let l = label(p)
+        return l == 0 ? .mixed : .known(answers[l - 1])
+    }
+
+    /// The label of `p`'s cell: 0 when a boundary is near (or `p` is off the grid), else
+    /// 1 + the index of its answer in `labelledAnswers`. A batch keeps what it knows per label.
+    @inline(__always)
+    package func label(_ p: Coordinate) -> Int {
         let fx = (p.longitude - originLng) / cellDegrees, fy = (p.latitude - originLat) / cellDegrees
         // Outside the grid (or NaN): let the exact test decide.
-        guard fx >= 0, fy >= 0, fx < Double(columns), fy < Double(rows) else { return .mixed }
+        guard fx >= 0, fy >= 0, fx < Double(columns), fy < Double(rows) else { return 0 }
         let v = cells[Int(fy) * columns + Int(fx)]
-        return v == Self.mixed ? .mixed : .known(answers[Int(v) - 1])
+        return v == Self.mixed ? 0 : Int(v)
     }
+
+    /// The answer of each label, label 1 first (`label(_:)`).
+    package var labelledAnswers: [Int64?] { answers }
 
     /// How many cells are pure, of all: how much of the grid answers from memory.
     package var pureShare: Double {

@@ -44,7 +44,11 @@ package struct RegionLocator {
         return cache.mayHavePOIs(in: b, db)
     }
 
-    private func placed(_ code: Int64, system: CoordinateSystem) throws -> RegionCache.Placed {
+    /// The region cells this locator answers from (nil: not built).
+    package var regionCells: RegionCells? { cells }
+
+    /// The address parts of a point whose deepest region is `code` (see `RegionCache.placed`).
+    package func placed(_ code: Int64, system: CoordinateSystem) throws -> RegionCache.Placed {
         guard let memo, memo.system == system else { return try cache.placed(code, system: system, db) }
         if let p = memo.placed[code] { return p }
         let p = try cache.placed(code, system: system, db)
@@ -52,7 +56,8 @@ package struct RegionLocator {
         return p
     }
 
-    private func towns(under parent: Int64) throws -> TownSet {
+    /// The towns `address` may name under `parent`.
+    package func towns(under parent: Int64) throws -> TownSet {
         guard let memo else { return try cache.towns(under: parent, db) }
         if let t = memo.towns[parent] { return t }
         let t = try cache.towns(under: parent, db)
@@ -60,7 +65,8 @@ package struct RegionLocator {
         return t
     }
 
-    private func townRegion(_ code: Int64, system: CoordinateSystem) throws -> Region? {
+    /// Town `code` as an address shows it (nil: unknown).
+    package func townRegion(_ code: Int64, system: CoordinateSystem) throws -> Region? {
         guard let memo, memo.system == system else { return try cache.townRegion(code, system: system, db) }
         if let r = memo.townRegions[code] { return r }
         let r = try cache.townRegion(code, system: system, db)
@@ -137,6 +143,7 @@ package struct RegionLocator {
     /// The region cells for the regions this locator searches (see `RegionCells`).
     package func buildCells() throws -> RegionCells? {
         let grid = try cache.grid(db)
+        try cache.loadShapes(grid.codes, db)
         var shapes: [MultiPolygon] = []
         for code in grid.codes {
             if let shape = try cache.boxedShape(code, db) { shapes.append(shape.polygon) }

@@ -43,6 +43,12 @@ package struct TownSet: Sendable {
 
     /// The code of the town to name for `p`, or nil when none is likely enough.
     package func town(at p: Coordinate) -> Int64? {
+        townIndex(at: p).map { centres[$0].code }
+    }
+
+    /// The index in `centres` of the town `town(at:)` names: a batch keeps what it wrote
+    /// per town by this index, without a look-up by code.
+    package func townIndex(at p: Coordinate) -> Int? {
         guard reach > 0 else { return nil }
         // Equirectangular distance ranks as the great circle does at town scale, without trigonometry per town.
         let k = cos(p.latitude * .pi / 180)
@@ -56,6 +62,6 @@ package struct TownSet: Sendable {
         let nearest = centres[first.index]
         guard nearest.center.distance(to: p) <= reach else { return nil }
         if !complete && second.isFinite && first.d2 > Self.margin * Self.margin * second { return nil }
-        return nearest.code
+        return first.index
     }
 }

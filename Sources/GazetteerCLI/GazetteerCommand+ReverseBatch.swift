@@ -1,0 +1,180 @@
+import Dispatch
+import Foundation
+import Gazetteer
+import GazetteerAMap
+
+extension GazetteerCommand.Reverse {
+    /// Answers lines in blocks, each block spread over all cores, written in input order.
+    func runBatch(_ repository: Repository, path: String) throws -> Int {
+        let input = try Self.openBatchInput(path)
+        let system = query.coordsys
+        let radius = radius, limit = limit
+        // Without POIs to list, a point's line is its address's line with its location in it
+        // (`Repository.placeBatch`, `RegeoLines`), kept per thread across blocks.
+        let listsPOIs = radius > 0 && limit > 0
+        let workers = BatchWorkers(system: system)
+        let fileBytes = path == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        let reader = LineReader(handle: input)
+        let output = FileHandle.standardOutput
+        var failed = 0
+        var lineNumber = 0
+        let blockSize = 16_384
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        // Each slice's JSON lines, and how many of them are failures. The buffers are kept
+        // from block to block: fresh ones of a megabyte each would cost their page faults again.
+        nonisolated(unsafe) let results = UnsafeMutableBufferPointer<(text: [UInt8], failed: Int)>.allocate(capacity: cores * 4)
+        results.initialize(repeating: ([], 0))
+        defer {
+            _ = results.deinitialize()
+            results.deallocate()
+        }
+        while true {
+            let lines = reader.next(blockSize)
+            if lines.isEmpty { break }
+            if !listsPOIs {
+                // The first block of a file says about how many points the batch holds: enough
+                // to build the cells before any point rather than after many.
+                var expected = lines.count
+                if lineNumber == 0, lines.count == blockSize, let fileBytes, let last = lines.last, last.upperBound > 0 {
+                    expected = max(expected, Int(Double(fileBytes) / Double(last.upperBound + 1) * Double(lines.count)))
+                }
+                repository.prepareBatch(expected)
+            }
+            let first = lineNumber + 1
+            let slices = max(1, min(cores * 4, lines.count))
+            reader.buffer.withUnsafeBufferPointer { buffer in
+                nonisolated(unsafe) let bytes = buffer  // read only, while the reader waits
+                DispatchQueue.concurrentPerform(iterations: slices) { slice in
+                    let range = (slice * lines.count / slices)..<((slice + 1) * lines.count / slices)
+                    var buffer = results[slice].text
+                    results[slice].text = []
+                    buffer.removeAll(keepingCapacity: true)
+                    var batch = BatchSlice(lines: lines[range], in: bytes, firstLine: first, into: consume buffer)
+                    results[slice] = listsPOIs
+                        ? batch.answer(repository: repository, system: system, radius: radius, limit: limit)
+                        : batch.place(repository: repository, radius: radius, limit: limit, workers: workers)
+                }
+            }
+            lineNumber += lines.count
+            for r in results[..<slices] {
+                failed += r.failed
+                r.text.withUnsafeBytes { output.write(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0.baseAddress!), count: $0.count, deallocator: .none)) }
+            }
+        }
+        return failed
+    }
+}
+
+/// What each batch thread keeps across blocks, handed to one slice at a time.
+private final class BatchWorkers: @unchecked Sendable {
+    private let system: CoordinateSystem
+    private let lock = NSLock()
+    private var free: [(places: ReverseBatchPlaces, lines: RegeoLines)] = []
+
+    init(system: CoordinateSystem) { self.system = system }
+
+    func take() -> (places: ReverseBatchPlaces, lines: RegeoLines) {
+        lock.withLock { free.popLast() } ?? (ReverseBatchPlaces(system: system), RegeoLines())
+    }
+
+    func give(_ worker: (places: ReverseBatchPlaces, lines: RegeoLines)) {
+        lock.withLock { free.append(worker) }
+    }
+}
+
+/// One slice of a block: its lines parsed, answered, and written as JSON lines in order.
+private struct BatchSlice {
+    private let lines: ArraySlice<Range<Int>>
+    private let firstLine: Int
+    private var points: [Coordinate] = []
+    /// The index in `lines` of each point.
+    private var pointLine: [Int] = []
+    /// Index in `lines` → why it is not a point.
+    private var failures: [Int: String] = [:]
+    private var out: [UInt8] = []
+    private var failed = 0
+    /// The first line not yet written.
+    private var next: Int
+
+    /// - Parameter out: an empty buffer to write into, kept from an earlier slice for its capacity.
+    init(lines: ArraySlice<Range<Int>>, in bytes: UnsafeBufferPointer<UInt8>, firstLine: Int, into out: consuming [UInt8]) {
+        self.lines = lines
+        self.firstLine = firstLine
+        self.out = out
+        next = lines.startIndex
+        points.reserveCapacity(lines.count)
+        pointLine.reserveCapacity(lines.count)
+        out.reserveCapacity(lines.count * 640)  // an answer without POIs is about 600 bytes
+        for i in lines.indices {
+            let line = UnsafeBufferPointer(rebasing: bytes[lines[i]])
+            if let point = Coordinate(parsingPlainUTF8: line) {
+                points.append(point)
+                pointLine.append(i)
+                continue
+            }
+            do {
+                points.append(try Coordinate(parsing: String(decoding: line, as: UTF8.self)))
+                pointLine.append(i)
+            } catch {
+                failures[i] = ErrorAdvice.message(for: error)
+            }
+        }
+    }
+
+    /// Writes the lines that are not points up to `end`, as failures.
+    private mutating func catchUp(to end: Int) {
+        while next < end {
+            fail(next, failures[next]!)
+            next += 1
+        }
+    }
+
+    private mutating func fail(_ i: Int, _ message: String) {
+        JSON.failure("line \(firstLine + i): \(message)").write(into: &out)
+        out.append(0x0A)
+        failed += 1
+    }
+
+    /// Writes point `k`'s answer or error, after the lines before it.
+    private mutating func write(_ k: Int, _ result: Result<ReverseGeocode, GazetteerError>) {
+        let i = pointLine[k]
+        catchUp(to: i)
+        switch result {
+        case .success(let answer):
+            AMapShape.writeRegeo(answer, all: true, into: &out)
+            out.append(0x0A)
+        case .failure(let error):
+            fail(i, ErrorAdvice.message(for: error))
+        }
+        next = i + 1
+    }
+
+    private mutating func finish() -> (text: [UInt8], failed: Int) {
+        catchUp(to: lines.endIndex)
+        return (out, failed)
+    }
+
+    /// Every point answered in one `Repository` batch.
+    mutating func answer(repository: Repository, system: CoordinateSystem, radius: Double, limit: Int) -> (text: [UInt8], failed: Int) {
+        repository.reverseGeocode(points, system: system, radius: radius, poiLimit: limit) { k, result in write(k, result) }
+        return finish()
+    }
+
+    /// Every point answered without POIs: most as a copy of their address's line (`placeBatch`).
+    mutating func place(repository: Repository, radius: Double, limit: Int, workers: BatchWorkers) -> (text: [UInt8], failed: Int) {
+        let worker = workers.take()
+        defer { workers.give(worker) }
+        repository.placeBatch(points, radius: radius, poiLimit: limit, into: worker.places) { k, place in
+            switch place {
+            case .key(let key):
+                let i = pointLine[k]
+                catchUp(to: i)
+                worker.lines.write(key, at: points[k], places: worker.places, into: &out)
+                next = i + 1
+            case .answer(let result):
+                write(k, result)
+            }
+        }
+        return finish()
+    }
+}

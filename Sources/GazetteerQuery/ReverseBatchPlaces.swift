@@ -1,0 +1,222 @@
+import Dispatch
+import GazetteerCore
+import GazetteerSQLite
+
+/// What one batch thread has learnt about the addresses it placed points in, for reverse
+/// geocoding without POIs (`Repository.placeBatch`). Such an answer depends only on the
+/// deepest region and the town named, so each (region, town) pair gets a small number, its
+/// key, and a writer keeps the finished output per key. A point in a region cell clear of
+/// every boundary then costs a few array reads: no dictionary, lock, allocation or string.
+///
+/// Used by one thread at a time; kept across blocks of a batch while the data stays the same.
+package final class ReverseBatchPlaces {
+    /// The coordinate system of the points and answers.
+    package let system: CoordinateSystem
+    /// Changes whenever everything learnt is dropped (the data changed), and keys with it.
+    package private(set) var epoch = 0
+
+    private var generation: Int64?
+    fileprivate var memo: RegionLocator.Memo
+    /// The region cells the label slots belong to.
+    private var hasCells = false
+    private var slots = Slots()
+    /// Per key: the address of every point given it.
+    private var addresses: [(address: Address, formatted: String)] = []
+
+    /// What a point reads, in one struct so that a transaction's points borrow it once
+    /// (`withSlots`): each read of a class's array would check exclusivity and retain.
+    fileprivate struct Slots {
+        /// Per region-cell label: the slot of its region (-1: not yet seen).
+        var slotOfLabel: [Int32] = []
+        var slotOfCode: [Int64: Int32] = [:]
+        var noRegionSlot: Int32 = -1
+        // Per slot, a deepest region (or none).
+        var placed: [RegionCache.Placed] = []
+        /// The towns that may be named (nil: none is named at this level).
+        var towns: [TownSet?] = []
+        /// The key of the slot's answer without a town; town `i` has key `keyBase + 1 + i`.
+        var keyBase: [Int32] = []
+        /// Whether the formatted address is empty (no landmark is then looked for).
+        var unplaced: [Bool] = []
+        /// Per key: its address is known.
+        var resolved: [Bool] = []
+
+        /// The key of `p`'s answer (`p` in GCJ-02), as `RegionLocator.address` would place it,
+        /// and the key's address when it is new.
+        mutating func key(_ p: Coordinate, cells: RegionCells?, _ locator: RegionLocator, _ system: CoordinateSystem) throws
+            -> (key: Int32, unplaced: Bool, new: (address: Address, formatted: String)?) {
+            let slot: Int32
+            let label = cells?.label(p) ?? 0
+            if label > 0, slotOfLabel[label] >= 0 {
+                slot = slotOfLabel[label]
+            } else if label > 0 {
+                slot = try self.slot(cells!.labelledAnswers[label - 1], locator, system)
+                slotOfLabel[label] = slot
+            } else {
+                slot = try self.slot(try locator.exactDeepest(p), locator, system)
+            }
+            let s = Int(slot)
+            var key = keyBase[s]
+            if let town = towns[s]?.townIndex(at: p) { key += 1 + Int32(town) }
+            guard !resolved[Int(key)] else { return (key, unplaced[s], nil) }
+            // As `RegionLocator.address` builds it.
+            var answer = (address: placed[s].address, formatted: placed[s].formatted)
+            let town = Int(key - keyBase[s]) - 1
+            if town >= 0, let region = try locator.townRegion(towns[s]!.centres[town].code, system: system) {
+                answer.address.town = region
+                answer.address.townIsApproximate = true
+                answer.formatted += region.name
+            }
+            resolved[Int(key)] = true
+            return (key, unplaced[s], answer)
+        }
+
+        /// The slot of deepest region `code`, made on first sight.
+        private mutating func slot(_ code: Int64?, _ locator: RegionLocator, _ system: CoordinateSystem) throws -> Int32 {
+            if let code, let s = slotOfCode[code] { return s }
+            if code == nil, noRegionSlot >= 0 { return noRegionSlot }
+            let p = try code.map { try locator.placed($0, system: system) }
+                ?? RegionCache.Placed(address: .empty, formatted: "", wantsTown: false)
+            let t = try code.flatMap { p.wantsTown ? try locator.towns(under: $0) : nil }
+            let s = Int32(placed.count)
+            placed.append(p)
+            towns.append(t)
+            unplaced.append(p.formatted.isEmpty)
+            keyBase.append(Int32(resolved.count))
+            resolved.append(contentsOf: repeatElement(false, count: 1 + (t?.centres.count ?? 0)))
+            if let code { slotOfCode[code] = s } else { noRegionSlot = s }
+            return s
+        }
+    }
+
+    package init(system: CoordinateSystem) {
+        self.system = system
+        memo = RegionLocator.Memo(system: system)
+    }
+
+    /// Drops everything learnt when `db` sees other data than before, and adopts the region
+    /// cells once they are built. Called at the start of each transaction.
+    fileprivate func begin(_ locator: RegionLocator) {
+        let seen = locator.cache.generation(seenBy: locator.db)
+        if seen != generation {
+            generation = seen
+            epoch += 1
+            memo = RegionLocator.Memo(system: system)
+            hasCells = false
+            slots = Slots()
+            addresses = []
+        }
+        if !hasCells, let cells = locator.regionCells {
+            hasCells = true
+            slots.slotOfLabel = [Int32](repeating: -1, count: cells.labelledAnswers.count + 1)
+        }
+    }
+
+    /// The region cells the slots are kept for (nil: none yet, every point takes the exact test).
+    fileprivate func cells(_ locator: RegionLocator) -> RegionCells? {
+        hasCells ? locator.regionCells : nil
+    }
+
+    fileprivate func withSlots<T>(_ body: (inout Slots) throws -> T) rethrows -> T {
+        try body(&slots)
+    }
+
+    /// Keeps the address of a new key.
+    fileprivate func keep(_ key: Int32, _ address: (address: Address, formatted: String)) {
+        if Int(key) >= addresses.count {
+            addresses.append(contentsOf: repeatElement((address: Address.empty, formatted: ""), count: Int(key) + 1 - addresses.count))
+        }
+        addresses[Int(key)] = address
+    }
+
+    /// The address and formatted address of every point given `key` (in the current epoch).
+    package func address(_ key: Int32) -> (address: Address, formatted: String) {
+        addresses[Int(key)]
+    }
+
+    /// A locator for one transaction on `db`, remembering what this batch thread asked.
+    fileprivate func locator(_ cache: RegionCache, _ db: Connection) -> RegionLocator {
+        RegionLocator(cache: cache, db: db, memo: memo)
+    }
+}
+
+/// A point's answer in `Repository.placeBatch`.
+package enum BatchPlace {
+    /// The answer is the address of this key (`ReverseBatchPlaces.address`) at the point, with no POIs.
+    case key(Int32)
+    /// Anything else (a landmark may be near, an invalid point, an error): the whole answer.
+    case answer(Result<ReverseGeocode, GazetteerError>)
+}
+
+extension Repository {
+    /// `reverseGeocode(_:system:radius:poiLimit:_:)` for a batch that lists no POIs (radius or
+    /// limit 0), with the same answers: most points come back as the key of an address seen
+    /// before (see `ReverseBatchPlaces`), the rest (near a POI that may end the formatted
+    /// address, invalid, failed) as the whole answer.
+    package func placeBatch(
+        _ locations: [Coordinate], radius: Double, poiLimit: Int, into places: ReverseBatchPlaces,
+        _ body: (Int, BatchPlace) -> Void
+    ) {
+        precondition(radius == 0 || poiLimit == 0, "placeBatch answers batches without POIs")
+        let system = places.system
+        var done = 0
+        do {
+            try read { db in
+                let locator = places.locator(regions, db)
+                places.begin(locator)
+                let cells = places.cells(locator)
+                // The slots are borrowed once for all the points (see `Slots`).
+                places.withSlots { slots in
+                    for (i, location) in locations.enumerated() {
+                        done = i
+                        guard location.isValid else {
+                            body(i, .answer(.failure(.invalidArgument(name: "location", reason: location.invalidReason))))
+                            continue
+                        }
+                        let p = location.converted(from: system, to: .gcj02)
+                        do {
+                            let (key, unplaced, new) = try slots.key(p, cells: cells, locator, system)
+                            if let new { places.keep(key, new) }
+                            if unplaced || !locator.mayHavePOIs(in: BoundingBox.around(p, radius: Self.landmarkReach + POIFinder.boxSlack)) {
+                                body(i, .key(key))
+                            } else {
+                                body(i, .answer(.success(try answer(location, system: system, radius: radius, poiLimit: poiLimit, locator: locator, db: db))))
+                            }
+                        } catch {
+                            body(i, .answer(.failure(mapped(error))))
+                        }
+                    }
+                }
+                done = locations.count
+            }
+        } catch {
+            // As `reverseGeocode(_:system:radius:poiLimit:_:)`: every point not yet answered gets
+            // the transaction's error, except an invalid one.
+            for i in done..<locations.count {
+                let location = locations[i]
+                body(i, .answer(.failure(location.isValid ? mapped(error)
+                                         : .invalidArgument(name: "location", reason: location.invalidReason))))
+            }
+        }
+    }
+
+    /// Readies a batch of about `count` points for `placeBatch`: builds the region cells and
+    /// loads the POI cells now when that many points make them worth it (see
+    /// `RegionCache.noteRegionBatch` and `notePOIBatch`), so that the first block does not
+    /// pay the slow path. The boundaries are decoded first, on all cores; then the POI cells
+    /// load while the region cells are built, on connections of their own.
+    package func prepareBatch(_ count: Int) {
+        _ = try? read { db in
+            if regions.regionCellsDue(count, db) { try regions.loadShapes(try regions.grid(db).codes, db) }
+        }
+        DispatchQueue.concurrentPerform(iterations: 2) { task in
+            _ = try? read { db in
+                if task == 0 {
+                    regions.notePOIBatch(count, db)
+                } else {
+                    regions.noteRegionBatch(count, db) { try RegionLocator(cache: regions, db: db).buildCells() }
+                }
+            }
+        }
+    }
+}
