@@ -30,8 +30,7 @@ extension Repository {
         sql += " ORDER BY length(name) DESC, rowid LIMIT 1"
         if let found = try db.cachedStatement(sql).first(values, { ($0.int64(0), $0.text(1).count) }) { return found }
         // The rest of the text may be the start of a longer POI name: 南京大学 → 南京大学(鼓楼校区).
-        let rest = String(text.prefix(40))
-        guard rest.count >= 2 else { return nil }
+        let rest = whole
         var sql2 = "SELECT rowid FROM poi WHERE name >= ? AND name < ?"
         var values2: [SQLiteValue] = [.text(rest), .text(KeywordSearcher.upperBound(rest))]
         if let region {
@@ -41,8 +40,8 @@ extension Repository {
         }
         // A branch of the same name (南京大学(鼓楼校区)) before a different one (南京大学金陵学院).
         sql2 += " ORDER BY substr(name, ?, 1) IN ('(', '（') DESC, length(name), rowid LIMIT 1"
-        values2.append(.integer(Int64(rest.count + 1)))
-        return try db.cachedStatement(sql2).first(values2) { ($0.int64(0), rest.count) }
+        values2.append(.integer(Int64(n + 1)))
+        return try db.cachedStatement(sql2).first(values2) { ($0.int64(0), n) }
     }
 
     /// Where a region's answer stands: its centre, or its nearest ancestor's when it has none

@@ -341,20 +341,20 @@ struct AddressParser {
             if !path.chain.isEmpty, path.consumed < text.count {
                 // Names and fillers are no longer than `maxNameLength`; the rest of a long text
                 // need not be copied at every step.
-                let rest = String(text[path.consumed...].prefix(Self.maxNameLength))
+                let rest = text[path.consumed...]
                 var over: [Int] = atTown ? [] : Self.fillers.starting(rest).map(\.count)
                 // The code list's 县 of a municipality (重庆市县城口县: 500200 县).
                 if let last = path.chain.last, last.level == .province, last.code % 10_000 == 0,
-                   [110000, 120000, 310000, 500000].contains(last.code), rest.hasPrefix("县") { over.append(1) }
+                   [110000, 120000, 310000, 500000].contains(last.code), rest.first == "县" { over.append(1) }
                 // The level's suffix after a short name (峰江镇): a bare town so written is
                 // named in full, no longer a weak start (宁围镇…).
-                let suffixes = path.lastShort ? Self.suffixes(path.chain.last?.level).filter { rest.hasPrefix($0) }.map(\.count) : []
+                let suffixes = path.lastShort ? Self.suffixes(path.chain.last?.level).filter { Self.starts(rest, with: $0) }.map(\.count) : []
                 // A level already named, or above one named, written again: the text restarts
                 // (台州市浙江省台州市椒江区…, 北京北京市…).
                 if !atTown, let last = path.chain.last {
                     for e in try cache.lineage(last, db) + path.chain.dropLast() {
-                        if rest.hasPrefix(e.name) { over.append(e.name.count) }
-                        if let s = e.shortName, s.count >= 2, rest.hasPrefix(s) { over.append(s.count) }
+                        if Self.starts(rest, with: e.name) { over.append(e.name.count) }
+                        if let s = e.shortName, s.count >= 2, Self.starts(rest, with: s) { over.append(s.count) }
                     }
                 }
                 for (n, isSuffix) in Set(over).map({ ($0, false) }) + Set(suffixes).map({ ($0, true) }) {
@@ -446,10 +446,21 @@ struct AddressParser {
         }
 
         /// The words `text` starts with.
-        func starting(_ text: some StringProtocol) -> [String] {
+        func starting(_ text: ArraySlice<Character>) -> [String] {
             guard let c = text.first, firsts.contains(c) else { return [] }
-            return list.filter { text.hasPrefix($0) }
+            return list.filter { AddressParser.starts(text, with: $0) }
         }
+    }
+
+    /// Whether `text` starts with `word`, compared a Character at a time: no String is built
+    /// for the rest of the text at every step of the search.
+    static func starts(_ text: ArraySlice<Character>, with word: String) -> Bool {
+        var i = text.startIndex
+        for c in word {
+            guard i < text.endIndex, text[i] == c else { return false }
+            i += 1
+        }
+        return true
     }
 
     /// A place in the text reached with a region last read.
