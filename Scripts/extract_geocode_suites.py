@@ -19,6 +19,9 @@ SOURCES = {
     "addressparser": ("shibing624/addressparser", "b998dbbbd731098fd0f2db2558f2c39971aee37d"),
     "zh-address-parse-java": ("daihy8759/zh-address-parse", "2ce74c815fdd4a940324c3cb8ba99d0d5a77506f"),
     "akebe-address-parse": ("akebe/address-parse", "bf3e5c4cf5a13c039dc8d76fe31bc0386cf5fc5a"),
+    "go-addr": ("ThinkagentAi/go-addr", "6839d7d86638d335fb2e6285cfa232720df107ba"),
+    "address-parse-china": ("ChrisMuir/address-parse-china", "8a441239077268899492ebc4c7a9a9a10c34c744"),
+    "bitlap-geocoding": ("bitlap/geocoding", "887721ce590faf6d80a148f704dc8ff7e7fd80d8"),
 }
 
 
@@ -145,6 +148,112 @@ def akebe(mirror, db):
     return out
 
 
+GO_STRING = r'"((?:[^"\\]|\\.)*)"'
+
+
+def go_unquote(s):
+    return json.loads('"' + s + '"')
+
+
+def go_addr(mirror):
+    """ThinkagentAi/go-addr addr_test.go (Go): the cases whose Province, City and Region are asserted.
+
+    A table case is `raw: "…", want: Address{Province: …, City: …, Region: …, Street: …}`; a single
+    test calls Smart on a literal (or on `raw := "…"`) and asserts `got.Province != "…" ||
+    got.City != "…" || got.Region != "…"`. Street is the rest of the text (it may begin with a
+    town): no town is stated.
+    """
+    text = show(mirror, "go-addr", "addr_test.go")
+    out = []
+    for m in re.finditer(r'raw:\s*' + GO_STRING + r',\s*want:\s*Address\{([^}]*)\}', text):
+        fields = dict((k, go_unquote(v)) for k, v in re.findall(r'(\w+):\s*' + GO_STRING, m.group(2)))
+        out.append((go_unquote(m.group(1)), fields.get("Province", ""), fields.get("City", ""),
+                    fields.get("Region", ""), ""))
+    for body in re.split(r'\nfunc ', text)[1:]:
+        cond = re.search(r'got\.Province != ' + GO_STRING + r' \|\| got\.City != ' + GO_STRING
+                         + r' \|\| got\.Region != ' + GO_STRING, body)
+        addr = re.search(r'Smart\(' + GO_STRING + r'\)', body) or re.search(r'raw := ' + GO_STRING, body)
+        if cond and addr:
+            out.append((go_unquote(addr.group(1)),) + tuple(go_unquote(x) for x in cond.groups()) + ("",))
+    return out
+
+
+def address_parse_china(mirror):
+    """ChrisMuir/address-parse-china geoLocate_test.go (Go): TestGeoLocate's expected GeoLocation
+    per input, as written (short names: 辽宁, 大连, 甘井子). Its 辖区 (the code list's filler 市辖区 for
+    Beijing's city, short) names no city and is left unstated; the inputs expected to place nothing
+    (我喜欢猫, I like cats, "") are left out, as the TSV cannot state "none"; a repeated input once."""
+    text = show(mirror, "address-parse-china", "geoLocate_test.go")
+    body = text.split("func TestGeoLocate(", 1)[1].split("\nfunc ", 1)[0]
+    out, seen = [], set()
+    pattern = (r'Address:\s*' + GO_STRING + r',\s*Province:\s*' + GO_STRING + r',\s*ProvinceCode:\s*\d+,\s*City:\s*'
+               + GO_STRING + r',\s*CityCode:\s*\d+,\s*County:\s*' + GO_STRING)
+    for m in re.finditer(pattern, body):
+        addr, p, c, d = (go_unquote(x) for x in m.groups())
+        if not (p or c or d) or addr in seen:
+            continue
+        seen.add(addr)
+        out.append((addr, p, "" if c == "辖区" else c, d, ""))
+    return out
+
+
+def kotlin_args(text, start):
+    """The literal arguments of the call whose '(' is at text[start]: strings, numbers, null."""
+    args, depth, i, cur = [], 0, start, None
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            j = i + 1
+            while text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            cur = json.loads(text[i:j + 1])
+            i = j + 1
+            continue
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                args.append(cur)
+                return args
+        elif ch == "," and depth == 1:
+            args.append(cur)
+            cur = None
+        elif depth == 1 and not ch.isspace():
+            m = re.match(r"null|\d+", text[i:])
+            if m:
+                cur = None if m.group(0) == "null" else int(m.group(0))
+                i += len(m.group(0))
+                continue
+        i += 1
+    raise ValueError(f"unclosed call at {start}")
+
+
+def bitlap_geocoding(mirror):
+    """bitlap/geocoding (Kotlin): `assertEquals(Geocoding.normalizing("…"), Address(provinceId, province,
+    cityId, city, districtId, district, streetId, street, townId, town, villageId, village, road,
+    roadNum, buildingNum, text))` in TestNormalizing.kt (the bundled region data), then the cases of
+    TestNormalizingCustom.kt (its 2021 region data) whose address TestNormalizing lacks. Town is the
+    street (街道) or town (乡镇) stated, both level 4 of the code list. Cases expected to place nothing
+    (null) are left out, as the TSV cannot state "none"; TestNormalizingAddRegionEntry's invented
+    regions (尼玛省) are not used."""
+    out, seen = [], set()
+    for path in ("src/test/java/org/bitlap/geocoding/TestNormalizing.kt",
+                 "src/test/java/org/bitlap/geocoding/TestNormalizingCustom.kt"):
+        text = show(mirror, "bitlap-geocoding", path)
+        for m in re.finditer(r'[Gg]eocoding2?\.normalizing\(' + GO_STRING + r'\),\s*Address\(', text):
+            addr = json.loads('"' + m.group(1) + '"')
+            args = kotlin_args(text, m.end() - 1)
+            if len(args) != 16:
+                raise ValueError(f"{path}: Address with {len(args)} arguments for {addr!r}")
+            if addr in seen:
+                continue
+            seen.add(addr)
+            p, c, d, street, town = args[1], args[3], args[5], args[7], args[9]
+            out.append((addr, p or "", c or "", d or "", street or town or ""))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mirror", default="/work/.mirror")
@@ -159,6 +268,8 @@ def main():
         + python_transform_tests(a.mirror, "addressparser", "tests/test_base.py"),
         "zh-address-parse-java": zh_java(a.mirror),
         "akebe-address-parse": akebe(a.mirror, a.db),
+        "go-parsers": go_addr(a.mirror) + address_parse_china(a.mirror),
+        "bitlap-geocoding": bitlap_geocoding(a.mirror),
     }
     os.makedirs(a.out, exist_ok=True)
     for name, cases in suites.items():
