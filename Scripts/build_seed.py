@@ -303,6 +303,14 @@ def short(name):
     return name
 
 
+def short_town(name):
+    """A town's short name as AreaCity gives one (两路 for 两路街道), for towns it no longer lists."""
+    for s in ("街道", "镇", "乡"):
+        if name.endswith(s) and len(name) > len(s) + 1:
+            return name[: -len(s)]
+    return name
+
+
 # ---------------------------------------------------------------- regions
 def build_tree(rows):
     """Return dict code -> region and a list of notes. Removes filler rows."""
@@ -684,7 +692,7 @@ def restore_statutory_districts(regions, D):
                 if t in regions:
                     continue
                 regions[t] = {"code": t, "parent": o, "level": "town", "name": st["name"],
-                              "short_name": short(st["name"]), "pinyin": pinyin_of.get(st["name"], ""), "deep": 3}
+                              "short_name": short_town(st["name"]), "pinyin": pinyin_of.get(st["name"], ""), "deep": 3}
     return zones, restored
 
 

@@ -24,6 +24,7 @@ package enum Abbreviations {
         "东乌珠穆沁旗": "东乌旗",
         "西乌珠穆沁旗": "西乌旗",
         "莫力达瓦达斡尔族自治旗": "莫旗",
+        "呼和浩特市": "呼市",
         // Autonomous counties whose short form is not the start of the name.
         "阜新蒙古族自治县": "阜蒙县",
         "喀喇沁左翼蒙古族自治县": "喀左县",

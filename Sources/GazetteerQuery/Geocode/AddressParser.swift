@@ -156,18 +156,22 @@ struct AddressParser {
             for code in names.codes(p, key, short: false) { full[code] = p }
             for code in names.codes(p, key, short: true) { short[code] = p }
         }
-        var matches: [Match] = try Set(full.keys).union(short.keys).sorted().compactMap { code in
-            guard let e = try cache.entry(code, db) else { return nil }
-            if let p = full[code] { return Match(entry: e, length: p.count, short: false) }
-            guard let length = short[code]?.count else { return nil }
+        var matches: [Match] = try Set(full.keys).union(short.keys).sorted().flatMap { code -> [Match] in
+            guard let e = try cache.entry(code, db) else { return [] }
+            var found: [Match] = []
+            if let p = full[code] { found.append(Match(entry: e, length: p.count, short: false)) }
+            guard let length = short[code]?.count else { return found }
             let after = text.dropFirst(length)
+            // Its full name read too, the short name counts only where a region under it starts
+            // after it: 青岛市北区 is 青岛 + 市北区, not 青岛市 + 北区.
+            if !found.isEmpty, try !childNamed(e, startOf: after) { return found }
             // 白云湖街 is 白云湖街道 so shortened, not a street.
             let townStreet = e.level == .town && e.name.hasSuffix("街道") && after.hasPrefix("街")
-            if !townStreet, Self.streetWords.start(after), try !childNamed(e, startOf: after) { return nil }
+            if !townStreet, Self.streetWords.start(after), try !childNamed(e, startOf: after) { return found }
             // Another level's suffix: 江东区 is not 江东乡 with 区 left over.
-            if Self.otherLevelSuffix(after, e.level) { return nil }
-            return Match(entry: e, length: length, short: true,
-                         needsParent: e.level == .town && (townStreet || Self.placeWords.start(after)))
+            if Self.otherLevelSuffix(after, e.level) { return found }
+            return found + [Match(entry: e, length: length, short: true,
+                                  needsParent: e.level == .town && (townStreet || Self.placeWords.start(after)))]
         }
         // Former names (襄樊, 下城区, 柳州地区): today's region, read as if named; a name that is
         // also a region's own today (江东区 in 宁波 was merged, 江东区 in 衡阳 is not) is both.
@@ -373,10 +377,15 @@ struct AddressParser {
             var moved: Set<Int64> = []
             if let parent = path.chain.last, parent.level == .district, let code = parent.parent, let above = try cache.entry(code, db) {
                 // A municipality is one "city" of hundreds of towns: a short name unique in it
-                // (新村 of 浦东新村) says little; there the town must be written in full.
+                // (新村 of 浦东新村) says little; there the town must be written in full or with
+                // its suffix (两路镇).
                 let wide = above.level == .province
+                // So must a town whose short name is itself a street's (湘潭路 of 湘潭路街道).
+                let suffixed = { (m: Match) in Self.suffixes(.town).contains { Self.starts(text[(path.consumed + m.length)...], with: $0) } }
+                let streetNamed = { (m: Match) in Self.streetWords.list.contains { m.entry.shortName?.hasSuffix($0) ?? false } }
                 let outside = matches.filter {
-                    $0.entry.level == .town && $0.zone == nil && !$0.needsParent && !(wide && $0.short)
+                    $0.entry.level == .town && $0.zone == nil && !$0.needsParent
+                        && (!$0.short || suffixed($0) || !(wide || streetNamed($0)))
                         && !AdminCode($0.entry.code).isWithin(AdminCode(parent.code), level: parent.level)
                         && AdminCode($0.entry.code).isWithin(AdminCode(above.code), level: above.level)
                 }
