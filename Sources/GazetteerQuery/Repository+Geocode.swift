@@ -161,13 +161,7 @@ extension Repository {
                                  district: nil, town: nil, poi: poi, location: nil, locationIsApproximate: false,
                                  formattedAddress: "", unmatched: rest)
             for e in chain {
-                let r = e.region(system: system)
-                switch e.level {
-                case .province: result.province = r
-                case .city: result.city = r
-                case .district: result.district = r
-                case .town: result.town = r
-                }
+                result.fill(e.region(system: system))
             }
             if let poi {
                 result.location = poi.location
@@ -180,15 +174,7 @@ extension Repository {
                 for other in path.namesakes.sorted(by: { $0.code < $1.code }).prefix(9) {
                     var g = Geocode(level: result.level, locationIsApproximate: false, formattedAddress: "", unmatched: rest)
                     let lineage = try regions.lineage(other, db)
-                    for e in lineage {
-                        let r = e.region(system: system)
-                        switch e.level {
-                        case .province: g.province = r
-                        case .city: g.city = r
-                        case .district: g.district = r
-                        case .town: g.town = r
-                        }
-                    }
+                    for e in lineage { g.fill(e.region(system: system)) }
                     (g.location, g.locationIsApproximate) = try centre(of: other, system: system, db: db)
                     g.formattedAddress = lineage.map(\.name).joined()
                     g.formerNames = path.formers
@@ -206,6 +192,18 @@ extension Repository {
                 }
             }
             return result
+        }
+    }
+}
+
+extension Geocode {
+    /// Puts `r` at its level, as `Address.fill` does for reverse geocoding.
+    mutating func fill(_ r: Region) {
+        switch r.level {
+        case .province: province = r
+        case .city: city = r
+        case .district: district = r
+        case .town: town = r
         }
     }
 }
