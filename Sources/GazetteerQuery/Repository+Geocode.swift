@@ -8,6 +8,12 @@ extension Repository {
     func poiPrefix(_ text: ArraySlice<Character>, minLength: Int = 2, inside region: RegionCache.Entry?, db: Connection) throws -> (Int64, Int)? {
         let n = min(text.count, 40)
         guard n >= max(2, minLength) else { return nil }
+        // Every name either query below can find starts with the text's first `minLength`
+        // characters: one seek tells when none does, as it does at most places an address reaches.
+        let least = String(text.prefix(max(2, minLength)))
+        guard try db.cachedStatement("SELECT 1 FROM poi WHERE name >= ? AND name < ? LIMIT 1")
+            .first([.text(least), .text(KeywordSearcher.upperBound(least))], { _ in true }) != nil
+        else { return nil }
         // Slices of one String: building each prefix a Character at a time cost more than the query.
         let whole = String(text.prefix(n))
         var prefixes: [String] = [], end = whole.index(after: whole.startIndex)

@@ -4,8 +4,10 @@
 package enum Abbreviations {
     /// The abbreviations of a region's full name; empty for most names.
     package static func of(_ name: String) -> [String] {
+        // Every region's name passes here at start-up: most end in neither 旗 nor 县 nor 市.
+        guard let last = name.unicodeScalars.last, last == "旗" || last == "县" || last == "市" else { return [] }
         if let fixed = fixed[name] { return [fixed] }
-        guard name.hasSuffix("旗"), let first = name.first else { return [] }
+        guard last == "旗", let first = name.first else { return [] }
         let body = name.dropLast()
         for part in ["前", "中", "后"] {
             for wing in ["右翼", "左翼"] where body.hasSuffix(wing + part) && body.count >= wing.count + part.count + 2 {

@@ -42,9 +42,13 @@ package enum FormerNames {
 
     /// 襄樊市 → 襄樊, 忻城县 → 忻城, 柳州地区 → 柳州: the name without its level's suffix.
     static func shortForm(_ name: String) -> String {
-        for suffix in ["自治县", "自治州", "自治旗", "地区", "林区", "市", "县", "区", "盟", "旗"]
-        where name.hasSuffix(suffix) && name.count - suffix.count >= 2 {
-            return String(name.dropLast(suffix.count))
+        // By scalars: the names and suffixes are CJK, a scalar a character.
+        let scalars = Array(name.unicodeScalars)
+        for suffix in ["自治县", "自治州", "自治旗", "地区", "林区", "市", "县", "区", "盟", "旗"] {
+            let tail = Array(suffix.unicodeScalars)
+            if scalars.count - tail.count >= 2, scalars.suffix(tail.count).elementsEqual(tail) {
+                return String(String.UnicodeScalarView(scalars.dropLast(tail.count)))
+            }
         }
         return name
     }

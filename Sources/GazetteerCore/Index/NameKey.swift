@@ -1,3 +1,5 @@
+import Foundation
+
 /// A name's hash (FNV-1a over its UTF-8), grown a character at a time. The geocoder asks, at
 /// every position of an address, whether each growing prefix could still become a region's
 /// name; hashing a `String` normalises its Unicode first, which cost more than the look-up.
@@ -10,7 +12,7 @@ package struct NameKey: Hashable, Sendable {
 
     /// The key of the whole of `text`.
     package init(_ text: some StringProtocol) {
-        for c in text { append(c) }
+        for b in text.utf8 { value = (value ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
     }
 
     package mutating func append(_ c: Character) {
@@ -18,10 +20,13 @@ package struct NameKey: Hashable, Sendable {
     }
 
     /// The keys of every start of `text` of two characters or more (襄樊市 → 襄樊, 襄樊市).
+    /// By scalars, which for the names read (CJK, all of one scalar each) are its characters,
+    /// and cost far less to walk; elsewhere a few more starts are marked, which only narrows less.
     package static func starts(of text: some StringProtocol) -> [NameKey] {
         var key = NameKey(), out: [NameKey] = [], n = 0
-        for c in text {
-            key.append(c)
+        out.reserveCapacity(text.utf8.count / 3)
+        for u in text.unicodeScalars {
+            for b in UTF8.encode(u)! { key.value = (key.value ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
             n += 1
             if n >= 2 { out.append(key) }
         }
@@ -42,7 +47,7 @@ package struct NameTable: Sendable {
     private var full: [(key: UInt64, code: Int64, name: String)] = []
     private var short: [(key: UInt64, code: Int64, name: String)] = []
 
-    private static let start: UInt8 = 1, whole: UInt8 = 2
+    private static let start: UInt8 = 1, whole: UInt8 = 2, former: UInt8 = 4, zone: UInt8 = 8
 
     package init(expectedKeys: Int = 1024) {
         var size = 1024
@@ -51,15 +56,17 @@ package struct NameTable: Sendable {
         flags = Array(repeating: 0, count: size)
     }
 
-    /// Notes `name` as a name: its starts of two characters or more, and its whole.
-    package mutating func add(_ name: String) {
+    /// Notes `name` as a name: its starts of two characters or more, and its whole; marked too
+    /// as a former name or a functional zone's, whose own tables need then be asked.
+    package mutating func add(_ name: String, former: Bool = false, zone: Bool = false) {
         let keys = NameKey.starts(of: name)
         for k in keys { mark(k, Self.start) }
-        if let last = keys.last { mark(last, Self.whole) }
+        if let last = keys.last { mark(last, Self.whole | (former ? Self.former : 0) | (zone ? Self.zone : 0)) }
     }
 
     /// Notes `name` as the full (or short) name of region `code`.
     package mutating func add(_ name: String, code: Int64, short isShort: Bool) {
+        let name = name.composed
         add(name)
         if isShort { short.append((NameKey(name).value, code, name)) } else { full.append((NameKey(name).value, code, name)) }
     }
@@ -74,9 +81,13 @@ package struct NameTable: Sendable {
     package func isStart(_ key: NameKey) -> Bool { flag(key) & Self.start != 0 }
     /// Whether the text of `key` is some name in full.
     package func isWhole(_ key: NameKey) -> Bool { flag(key) & Self.whole != 0 }
+    /// Whether the text of `key` may be a former name (a key only narrows).
+    package func mayBeFormer(_ key: NameKey) -> Bool { flag(key) & Self.former != 0 }
+    /// Whether the text of `key` may be a functional zone's name.
+    package func mayBeZone(_ key: NameKey) -> Bool { flag(key) & Self.zone != 0 }
 
     /// Regions whose full (or short) name is `name`, whose key is `key`.
-    package func codes(_ name: some StringProtocol, _ key: NameKey, short isShort: Bool) -> [Int64] {
+    package func codes(_ name: String, _ key: NameKey, short isShort: Bool) -> [Int64] {
         let list = isShort ? short : full
         var lo = 0, hi = list.count
         while lo < hi {
@@ -85,7 +96,9 @@ package struct NameTable: Sendable {
         }
         var out: [Int64] = []
         while lo < list.count, list[lo].key == key.value {
-            if list[lo].name == name { out.append(list[lo].code) }  // a key only narrows
+            // A key only narrows. Bytes, not `==`: the text is composed (NFC) as the names are,
+            // and String's comparison decomposes non-ASCII text first.
+            if list[lo].name.utf8.count == name.utf8.count, list[lo].name.utf8.elementsEqual(name.utf8) { out.append(list[lo].code) }
             lo += 1
         }
         return out
@@ -128,5 +141,23 @@ package struct NameTable: Sendable {
 extension NameKey {
     fileprivate init(stored: UInt64) {
         value = stored
+    }
+}
+
+extension String {
+    /// The text in canonical composition (NFC), as the geocoder compares names; most text has
+    /// no character composition could change, and is returned as it is.
+    package var composed: String {
+        unicodeScalars.allSatisfy(Self.isComposed) ? self : precomposedStringWithCanonicalMapping
+    }
+
+    /// Whether a scalar is left as it is by canonical composition, whatever stands beside it:
+    /// ASCII and Latin-1, kana, CJK ideographs (not the compatibility ones, 金 U+F90A) and
+    /// full-width forms. Combining marks and the rest take the full normalization.
+    private static func isComposed(_ u: Unicode.Scalar) -> Bool {
+        switch u.value {
+        case 0..<0x300, 0x3000...0x3098, 0x309B...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xFF00...0xFFEF: true
+        default: false
+        }
     }
 }

@@ -365,8 +365,8 @@ package final class RegionCache: Sendable {
                 n.add(String(name.dropLast(2)), code: code, short: true)
             }
         }
-        for name in FormerNames.byName.keys { n.add(name) }
-        for name in FunctionalZones.byName.keys { n.add(name) }
+        for name in FormerNames.byName.keys { n.add(name, former: true) }
+        for name in FunctionalZones.byName.keys { n.add(name, zone: true) }
         n.finish()
         keep(db) { $0.names = n }
         return n

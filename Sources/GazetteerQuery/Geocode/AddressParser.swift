@@ -12,6 +12,35 @@ struct AddressParser {
     /// Taken once per address, not per look-up: a copy out of the shared cache costs a lock.
     let names: RegionCache.Names
 
+    /// The matches found at each place of the text being read: the search reaches a place by
+    /// many paths (namesakes, a suffix read over or not) and the matches there are the same.
+    private let memo = Memo()
+
+    private final class Memo {
+        var matches: [Int: [Match]] = [:]
+        /// Regions by code, for this parser's one read: the shared cache takes a lock per look-up.
+        var entries: [Int64: RegionCache.Entry] = [:]
+    }
+
+    /// Region `code`, as the cache gives it.
+    func entry(_ code: Int64) throws -> RegionCache.Entry? {
+        if let e = memo.entries[code] { return e }
+        guard let e = try cache.entry(code, db) else { return nil }
+        memo.entries[code] = e
+        return e
+    }
+
+    /// `e` and the regions above it, province first.
+    func lineage(_ e: RegionCache.Entry) throws -> [RegionCache.Entry] {
+        var chain = [e]
+        var next = e.parent
+        while let code = next, let p = try entry(code) {
+            chain.insert(p, at: 0)
+            next = p.parent
+        }
+        return chain
+    }
+
     init(db: Connection, cache: RegionCache) throws {
         self.db = db
         self.cache = cache
@@ -69,12 +98,16 @@ struct AddressParser {
     /// Strips what is not part of the address proper: spaces, a leading 中国, full-width digits.
     static func normalize(_ text: String) -> [Character] {
         // Composed, so a name matches whichever way its characters were encoded.
-        var s = String(text.precomposedStringWithCanonicalMapping.unicodeScalars.map { u -> Character in
+        let composed = text.composed
+        var scalars = String.UnicodeScalarView()
+        for u in composed.unicodeScalars {
             if (0xFF10...0xFF19).contains(u.value) || (0xFF21...0xFF3A).contains(u.value) || (0xFF41...0xFF5A).contains(u.value) {
-                return Character(Unicode.Scalar(u.value - 0xFEE0)!)
+                scalars.append(Unicode.Scalar(u.value - 0xFEE0)!)
+            } else if !u.properties.isWhitespace, !Self.separatorScalars.contains(u) {
+                scalars.append(u)
             }
-            return Character(u)
-        }.filter { !$0.isWhitespace && !$0.isNewline && !Self.separators.contains($0) })
+        }
+        var s = String(scalars)
         for prefix in ["中华人民共和国", "中国"] where s.hasPrefix(prefix) { s.removeFirst(prefix.count) }
         return Array(s)
     }
@@ -82,6 +115,7 @@ struct AddressParser {
     /// Separators people put between the parts of an address (浙江省-杭州市-滨江区, 省/市/区,
     /// 北京·朝阳): dropped everywhere, as spaces and commas are.
     static let separators: Set<Character> = [",", "，", "、", "/", "／", "·", "•", "・", "|", "｜", "-", "－", "—", "–", "~", "～", ";", "；", ":", "：", "_"]
+    private static let separatorScalars = Set(separators.flatMap(\.unicodeScalars))
 
     /// What the code list and AMap put where a level is missing (上海市市辖区, 湖北省省直辖县仙桃市,
     /// 重庆市重庆城区黔江区, 重庆郊县): read over between levels. Longest first.
@@ -130,6 +164,13 @@ struct AddressParser {
 
     /// Regions whose name or short name is a prefix of `rest`, with the characters each reads.
     func prefixMatches(_ rest: ArraySlice<Character>) throws -> [Match] {
+        if let known = memo.matches[rest.startIndex] { return known }
+        let found = try findMatches(rest)
+        memo.matches[rest.startIndex] = found
+        return found
+    }
+
+    private func findMatches(_ rest: ArraySlice<Character>) throws -> [Match] {
         let n = min(rest.count, Self.maxNameLength)
         guard n >= 2 else { return [] }
         // The prefixes some region, former name or zone begins with, grown one character at a
@@ -157,7 +198,7 @@ struct AddressParser {
             for code in names.codes(p, key, short: true) { short[code] = p }
         }
         var matches: [Match] = try Set(full.keys).union(short.keys).sorted().flatMap { code -> [Match] in
-            guard let e = try cache.entry(code, db) else { return [] }
+            guard let e = try entry(code) else { return [] }
             var found: [Match] = []
             if let p = full[code] { found.append(Match(entry: e, length: p.count, short: false)) }
             guard let length = short[code]?.count else { return found }
@@ -175,9 +216,9 @@ struct AddressParser {
         }
         // Former names (襄樊, 下城区, 柳州地区): today's region, read as if named; a name that is
         // also a region's own today (江东区 in 宁波 was merged, 江东区 in 衡阳 is not) is both.
-        for (p, key) in prefixes {
+        for (p, key) in prefixes where names.mayBeFormer(key) {
             for f in FormerNames.byName[p] ?? [] {
-                guard let e = try cache.entry(f.code, db), !matches.contains(where: { $0.entry.code == e.code && $0.length >= p.count }) else { continue }
+                guard let e = try entry(f.code), !matches.contains(where: { $0.entry.code == e.code && $0.length >= p.count }) else { continue }
                 // A name a neighbour bears today is that neighbour's: 瑞安 in 温州 is 瑞安市, not
                 // the 乐清 an old code of 瑞安县 went to.
                 if matches.contains(where: { $0.former == nil && $0.length >= p.count && $0.entry.parent == e.parent && $0.entry.level == e.level }) { continue }
@@ -190,9 +231,9 @@ struct AddressParser {
             }
         }
         // Functional zones (长春经开区): the statutory region holding them, the zone noted.
-        for (p, _) in prefixes {
+        for (p, key) in prefixes where names.mayBeZone(key) {
             for z in FunctionalZones.byName[p] ?? [] {
-                guard let e = try cache.entry(z.region, db) else { continue }
+                guard let e = try entry(z.region) else { continue }
                 matches.append(Match(entry: e, length: p.count, short: false, zone: z))
             }
         }
@@ -223,7 +264,7 @@ struct AddressParser {
             n += 1
             guard n < 2 || names.isStart(key) else { return false }
             guard n >= 2, names.isWhole(key) else { continue }
-            let grown = text.prefix(n)
+            let grown = String(text.prefix(n))
             for code in names.codes(grown, key, short: false) + names.codes(grown, key, short: true)
             where code != e.code && AdminCode(code).isWithin(AdminCode(e.code), level: e.level) {
                 return true
@@ -236,6 +277,7 @@ struct AddressParser {
     /// region is skipped as noise (我家的地址是…, a phone number, a name), but only when the
     /// start of the text names nothing.
     func parse(_ text: [Character], scope: RegionCache.Entry?) throws -> Path {
+        memo.matches.removeAll(keepingCapacity: true)  // places in another text
         var best = try parse(text, scope: scope, from: 0)
         // Nothing at the start, or only a bare short name (盘龙 of 盘龙城经济开发区武汉市黄陂…):
         // the address may start later; what comes before it is noise.
@@ -290,7 +332,7 @@ struct AddressParser {
             namesakes.formUnion(names.codes(form, key, short: false) + names.codes(form, key, short: true))
         }
         for code in namesakes.sorted(by: { a, b in a == first.code || (b != first.code && a < b) }) {
-            guard let e = try cache.entry(code, db), e.level == first.level,
+            guard let e = try entry(code), e.level == first.level,
                   AdminCode(e.code).isWithin(AdminCode(place.code), level: place.level) else { continue }
             var joined = later
             joined.chain.append(e)
@@ -314,7 +356,7 @@ struct AddressParser {
             var next: RegionCache.Entry? = scope
             while let e = next {
                 chain.insert(e, at: 0)
-                next = try e.parent.flatMap { try cache.entry($0, db) }
+                next = try e.parent.flatMap { try entry($0) }
             }
             start.chain = chain
             // A scope named in the text again ("杭州市西湖区" with --city 杭州) is read over.
@@ -356,7 +398,7 @@ struct AddressParser {
                 // A level already named, or above one named, written again: the text restarts
                 // (台州市浙江省台州市椒江区…, 北京北京市…).
                 if !atTown, let last = path.chain.last {
-                    for e in try cache.lineage(last, db) + path.chain.dropLast() {
+                    for e in try lineage(last) + path.chain.dropLast() {
                         if Self.starts(rest, with: e.name) { over.append(e.name.count) }
                         if let s = e.shortName, s.count >= 2, Self.starts(rest, with: s) { over.append(s.count) }
                     }
@@ -375,7 +417,7 @@ struct AddressParser {
             // A town named under a district it has since left (余杭区乔司镇, 乔司 now in 临平区):
             // taken when it is the only town of that name in the city, at the cost of a level.
             var moved: Set<Int64> = []
-            if let parent = path.chain.last, parent.level == .district, let code = parent.parent, let above = try cache.entry(code, db) {
+            if let parent = path.chain.last, parent.level == .district, let code = parent.parent, let above = try entry(code) {
                 // A municipality is one "city" of hundreds of towns: a short name unique in it
                 // (新村 of 浦东新村) says little; there the town must be written in full or with
                 // its suffix (两路镇).
@@ -483,7 +525,7 @@ struct AddressParser {
     func skipped(from ancestor: RegionCache.Entry, to e: RegionCache.Entry) throws -> Int {
         var count = 0
         var next = e.parent
-        while let code = next, code != ancestor.code, let p = try cache.entry(code, db) {
+        while let code = next, code != ancestor.code, let p = try entry(code) {
             count += 1
             next = p.parent
         }
