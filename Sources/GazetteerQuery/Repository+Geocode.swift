@@ -78,6 +78,9 @@ extension Repository {
         let slices = min(n, ProcessInfo.processInfo.activeProcessorCount * 4)
         nonisolated(unsafe) let results = UnsafeMutableBufferPointer<Result<Geocode?, GazetteerError>>.allocate(capacity: n)
         results.initialize(repeating: .success(nil))
+        // The name table once, before the threads, each of which would otherwise build its own
+        // while the cache is empty (an error here is met again, and reported, per slice).
+        _ = try? read { db in try regions.names(db) }
         defer {
             _ = results.deinitialize()
             results.deallocate()

@@ -154,7 +154,7 @@ extension String {
     /// Whether a scalar is left as it is by canonical composition, whatever stands beside it:
     /// ASCII and Latin-1, kana, CJK ideographs (not the compatibility ones, 金 U+F90A) and
     /// full-width forms. Combining marks and the rest take the full normalization.
-    private static func isComposed(_ u: Unicode.Scalar) -> Bool {
+    package static func isComposed(_ u: Unicode.Scalar) -> Bool {
         switch u.value {
         case 0..<0x300, 0x3000...0x3098, 0x309B...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xFF00...0xFFEF: true
         default: false

@@ -124,13 +124,14 @@ struct AddressParser {
                           "新界", "九龙", "香港岛", "澳门半岛", "氹仔", "路环", "null", "NULL"])
 
     /// Whether `text` starts with the suffix of a level other than `level` (and not of its own).
-    static func otherLevelSuffix(_ text: Substring, _ level: RegionLevel) -> Bool {
-        guard let first = text.first, suffixFirsts.contains(first) else { return false }
+    static func otherLevelSuffix(_ text: ArraySlice<Character>, _ level: RegionLevel) -> Bool {
+        guard let first = text.first?.unicodeScalars.first, suffixFirsts.contains(first) else { return false }
         let (own, others) = levelSuffixes[level.rawValue]
-        return others.contains { text.hasPrefix($0) } && !own.contains { text.hasPrefix($0) }
+        return others.contains { starts(text, with: $0) } && !own.contains { starts(text, with: $0) }
     }
 
-    private static let suffixFirsts = Set(RegionLevel.allCases.flatMap { suffixes($0) }.compactMap(\.first))
+    /// First scalars, not Characters: hashing a Character normalises it first.
+    private static let suffixFirsts = Set(RegionLevel.allCases.flatMap { suffixes($0) }.compactMap(\.unicodeScalars.first))
 
     /// Per level (by raw value): its own suffixes, and those of the other levels below a province.
     private static let levelSuffixes: [(own: [String], others: [String])] = {
@@ -190,7 +191,9 @@ struct AddressParser {
             text = whole
             prefixes.append((String(whole.prefix(i + 2)), key))
         }
-        guard let text, !prefixes.isEmpty else { return [] }
+        guard text != nil, !prefixes.isEmpty else { return [] }
+        // What follows a name is read no further than the names were.
+        let window = rest.prefix(n)
         // Each code once: by its full name if the text has it, else by its short name.
         var full: [Int64: String] = [:], short: [Int64: String] = [:]
         for (p, key) in prefixes {
@@ -202,12 +205,12 @@ struct AddressParser {
             var found: [Match] = []
             if let p = full[code] { found.append(Match(entry: e, length: p.count, short: false)) }
             guard let length = short[code]?.count else { return found }
-            let after = text.dropFirst(length)
+            let after = window.dropFirst(length)
             // Its full name read too, the short name counts only where a region under it starts
             // after it: 青岛市北区 is 青岛 + 市北区, not 青岛市 + 北区.
             if !found.isEmpty, try !childNamed(e, startOf: after) { return found }
             // 白云湖街 is 白云湖街道 so shortened, not a street.
-            let townStreet = e.level == .town && e.name.hasSuffix("街道") && after.hasPrefix("街")
+            let townStreet = e.level == .town && e.name.hasSuffix("街道") && Self.starts(after, with: "街")
             if !townStreet, Self.streetWords.start(after), try !childNamed(e, startOf: after) { return found }
             // Another level's suffix: 江东区 is not 江东乡 with 区 left over.
             if Self.otherLevelSuffix(after, e.level) { return found }
@@ -225,7 +228,7 @@ struct AddressParser {
                 // A former name's short form that is some region's name today is that region's:
                 // 上海 is 上海市, not the 上海县 merged into 闵行区.
                 if p.count < f.name.count, !(names.codes(p, key, short: true) + names.codes(p, key, short: false)).isEmpty { continue }
-                let after = text.dropFirst(p.count)
+                let after = window.dropFirst(p.count)
                 if p.count < f.name.count, Self.streetWords.start(after) { continue }
                 matches.append(Match(entry: e, length: p.count, short: p.count < f.name.count, former: f.name))
             }
@@ -257,7 +260,7 @@ struct AddressParser {
 
     /// Whether `text` starts with the name or short name of a region under `e` (台州 followed
     /// by 路桥区 is the city, not 台州路; 芗城巷口 is 芗城区's 巷口街道; 温州桥头镇 is 温州's 桥头镇).
-    func childNamed(_ e: RegionCache.Entry, startOf text: Substring) throws -> Bool {
+    func childNamed(_ e: RegionCache.Entry, startOf text: ArraySlice<Character>) throws -> Bool {
         var key = NameKey(), n = 0
         for c in text.prefix(Self.maxNameLength) {
             key.append(c)
@@ -483,29 +486,46 @@ struct AddressParser {
     /// them, which one look-up tells.
     struct Words {
         let list: [String]
-        private let firsts: Set<Character>
+        /// First scalars, not Characters: hashing a Character normalises it first.
+        private let firsts: Set<Unicode.Scalar>
 
         init(_ list: [String]) {
             self.list = list
-            firsts = Set(list.compactMap(\.first))
+            firsts = Set(list.compactMap(\.unicodeScalars.first))
         }
 
         /// Whether `text` starts with one of the words.
-        func start(_ text: some StringProtocol) -> Bool {
-            guard let c = text.first, firsts.contains(c) else { return false }
-            return list.contains { text.hasPrefix($0) }
+        func start(_ text: ArraySlice<Character>) -> Bool {
+            guard let c = text.first?.unicodeScalars.first, firsts.contains(c) else { return false }
+            return list.contains { AddressParser.starts(text, with: $0) }
         }
 
         /// The words `text` starts with.
         func starting(_ text: ArraySlice<Character>) -> [String] {
-            guard let c = text.first, firsts.contains(c) else { return [] }
+            guard let c = text.first?.unicodeScalars.first, firsts.contains(c) else { return [] }
             return list.filter { AddressParser.starts(text, with: $0) }
         }
     }
 
     /// Whether `text` starts with `word`, compared a Character at a time: no String is built
     /// for the rest of the text at every step of the search.
+    /// Scalar by scalar where both sides are of characters composition leaves alone (CJK, as
+    /// nearly all of it is): equal there only if their scalars are, and comparing Characters
+    /// normalises both first. Anything else is compared as Characters.
     static func starts(_ text: ArraySlice<Character>, with word: String) -> Bool {
+        guard word.unicodeScalars.allSatisfy(String.isComposed) else { return startsSlowly(text, with: word) }
+        var i = text.startIndex
+        for u in word.unicodeScalars {
+            guard i < text.endIndex else { return false }
+            let cs = text[i].unicodeScalars
+            guard cs.count == 1, let t = cs.first, String.isComposed(t) else { return startsSlowly(text, with: word) }
+            guard t == u else { return false }
+            i += 1
+        }
+        return true
+    }
+
+    private static func startsSlowly(_ text: ArraySlice<Character>, with word: String) -> Bool {
         var i = text.startIndex
         for c in word {
             guard i < text.endIndex, text[i] == c else { return false }
