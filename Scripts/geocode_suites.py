@@ -19,7 +19,7 @@ district*: the district figure again, with today's region of a renamed or merged
 
 usage: geocode_suites.py [--gazetteer PATH] [--suites DIR] [--out DIR] [--only ours]
 """
-import argparse, glob, json, os, subprocess, sys, tempfile, time
+import argparse, glob, json, os, resource, subprocess, sys, tempfile, time
 
 MUNICIPALITIES = {"北京市", "天津市", "上海市", "重庆市"}
 PLACEHOLDER_CITIES = {"", "市辖区", "县", "重庆城区", "重庆郊县", "省直辖县级行政区划", "自治区直辖县级行政区划",
@@ -151,17 +151,64 @@ def run_jionlp(addresses):
     return out
 
 
+CPCA_TIMING = """
+import sys, time
+t0 = time.perf_counter()
+import cpca
+addresses = open(sys.argv[1], encoding="utf-8").read().splitlines()
+t1 = time.perf_counter()
+cpca.transform(addresses)
+t2 = time.perf_counter()
+cpca.transform(addresses)
+t3 = time.perf_counter()
+print(t1 - t0, t2 - t1, t3 - t2)
+"""
+
+
+def speed_rounds(binary, addresses, data_home, rounds):
+    """Each round: our whole `geocode --batch` command (wall and CPU), then cpca in a fresh
+    process: its import, its first `transform` of all the addresses (the figure the accuracy run
+    prints: cpca builds its matcher on that call) and a second, warm one."""
+    n = len(addresses)
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as f:
+        f.write("\n".join(addresses) + "\n")
+        name = f.name
+    env = {k: v for k, v in os.environ.items() if k != "GAZETTEER_DB"}
+    env["XDG_DATA_HOME"] = data_home
+    subprocess.run([binary, "geocode", "--json", "北京市"], env=env, capture_output=True, check=False)
+    print(f"speed: {n} addresses, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start")
+    print(f"{'round':>5} {'ours wall s':>11} {'ours CPU s':>10} {'ours /s':>9} {'cpca import s':>13} "
+          f"{'cpca 1st s':>10} {'cpca 1st /s':>11} {'cpca warm /s':>12} {'ours/1st':>8} {'ours/warm':>9}")
+    for r in range(1, rounds + 1):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        subprocess.run([binary, "geocode", "--batch", name], env=env, stdout=subprocess.DEVNULL, check=True)
+        wall = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        out = subprocess.run([sys.executable, "-c", CPCA_TIMING, name], capture_output=True, text=True, check=True).stdout
+        imp, first, warm = map(float, out.split())
+        print(f"{r:>5} {wall:>11.2f} {cpu:>10.2f} {n / wall:>9,.0f} {imp:>13.2f} {first:>10.2f} {n / first:>11,.0f} "
+              f"{n / warm:>12,.0f} {first / wall:>7.2f}x {warm / wall:>8.2f}x")
+    os.unlink(name)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gazetteer", default=".build/release/gazetteer")
     ap.add_argument("--suites", default="Tests/GazetteerTests/Fixtures/GeocodeSuites")
     ap.add_argument("--out", default="bench-out/geocode-suites")
     ap.add_argument("--only", choices=["ours"], help="skip the other parsers (and the speed line)")
+    ap.add_argument("--speed", type=int, metavar="ROUNDS",
+                    help="speed only: ROUNDS rounds, ours and cpca alternating, each round's figures and ratio")
     a = ap.parse_args()
     suites = load_suites(a.suites)
     renamed = load_renamed(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     addresses = [addr for rows in suites.values() for addr, _ in rows]
     os.makedirs(a.out, exist_ok=True)
+    if a.speed:
+        speed_rounds(a.gazetteer, addresses, os.path.abspath(os.path.join(a.out, "data-home")), a.speed)
+        return
     ours, ours_s = run_ours(a.gazetteer, addresses, os.path.abspath(os.path.join(a.out, "data-home")))
     results = {"ours": [o[0] for o in ours]}
     has_town = {"ours": True, "cpca": False, "addressparser": False, "jionlp": True}
