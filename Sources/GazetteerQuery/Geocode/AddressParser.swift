@@ -20,6 +20,7 @@ struct AddressParser {
         var matches: [Int: [Match]] = [:]
         /// Regions by code, for this parser's one read: the shared cache takes a lock per look-up.
         var entries: [Int64: RegionCache.Entry] = [:]
+        var lineages: [Int64: [RegionCache.Entry]] = [:]
     }
 
     /// Region `code`, as the cache gives it.
@@ -32,12 +33,14 @@ struct AddressParser {
 
     /// `e` and the regions above it, province first.
     func lineage(_ e: RegionCache.Entry) throws -> [RegionCache.Entry] {
+        if let known = memo.lineages[e.code] { return known }
         var chain = [e]
         var next = e.parent
         while let code = next, let p = try entry(code) {
             chain.insert(p, at: 0)
             next = p.parent
         }
+        memo.lineages[e.code] = chain
         return chain
     }
 
@@ -194,17 +197,24 @@ struct AddressParser {
         guard text != nil, !prefixes.isEmpty else { return [] }
         // What follows a name is read no further than the names were.
         let window = rest.prefix(n)
-        // Each code once: by its full name if the text has it, else by its short name.
-        var full: [Int64: String] = [:], short: [Int64: String] = [:]
-        for (p, key) in prefixes {
-            for code in names.codes(p, key, short: false) { full[code] = p }
-            for code in names.codes(p, key, short: true) { short[code] = p }
+        // Each code once: by its full name if the text has it, else by its short name (the
+        // longest of each; a handful of codes, so arrays rather than hashed sets).
+        var full: [(code: Int64, length: Int)] = [], short: [(code: Int64, length: Int)] = []
+        func keep(_ code: Int64, _ length: Int, in list: inout [(code: Int64, length: Int)]) {
+            if let i = list.firstIndex(where: { $0.code == code }) { list[i].length = length } else { list.append((code, length)) }
         }
-        var matches: [Match] = try Set(full.keys).union(short.keys).sorted().flatMap { code -> [Match] in
+        for (p, key) in prefixes {
+            let length = p.count
+            for code in names.codes(p, key, short: false) { keep(code, length, in: &full) }
+            for code in names.codes(p, key, short: true) { keep(code, length, in: &short) }
+        }
+        var codes = full.map(\.code)
+        for s in short where !codes.contains(s.code) { codes.append(s.code) }
+        var matches: [Match] = try codes.sorted().flatMap { code -> [Match] in
             guard let e = try entry(code) else { return [] }
             var found: [Match] = []
-            if let p = full[code] { found.append(Match(entry: e, length: p.count, short: false)) }
-            guard let length = short[code]?.count else { return found }
+            if let f = full.first(where: { $0.code == code }) { found.append(Match(entry: e, length: f.length, short: false)) }
+            guard let length = short.first(where: { $0.code == code })?.length else { return found }
             let after = window.dropFirst(length)
             // Its full name read too, the short name counts only where a region under it starts
             // after it: 青岛市北区 is 青岛 + 市北区, not 青岛市 + 北区.
