@@ -255,6 +255,11 @@ import Testing
     @Test func canonicallyEquivalentTextReadsTheSame() throws {
         let g = try #require(try repo.geocode("浙江省\u{F90A}华市婺城区"))
         #expect(g.district?.code == "330702" && g.unmatched.isEmpty)
+        // A word compared scalar by scalar where composition cannot matter, as Characters where it can.
+        #expect(AddressParser.starts(Array("杭州市西湖区")[...], with: "杭州"))
+        #expect(!AddressParser.starts(Array("杭州市")[...], with: "杭州湾"))
+        #expect(AddressParser.starts(Array("Café路")[...], with: "Cafe\u{301}"))
+        #expect(!AddressParser.starts(Array("Cafe路")[...], with: "Café"))
     }
 
     @Test func wgs84AnswersInWGS84() throws {
