@@ -47,10 +47,10 @@ public enum DefaultDatabase {
     public static func staleness(path: String = path, seed: String?) -> String? {
         guard FileManager.default.fileExists(atPath: path) else { return "it does not exist yet" }
         do {
-            let info = try Repository(path: path).info()
-            if info.regionCounts.values.reduce(0, +) == 0 { return "it is empty" }
-            if let seed, info.datasetVersion.hasPrefix("seed-"), info.datasetVersion != seedVersion(seed) {
-                return "the bundled seed changed (\(info.datasetVersion) → \(seedVersion(seed)))"
+            let (hasRegions, datasetVersion) = try Repository(path: path).readiness()
+            if !hasRegions { return "it is empty" }
+            if let seed, datasetVersion.hasPrefix("seed-"), datasetVersion != seedVersion(seed) {
+                return "the bundled seed changed (\(datasetVersion) → \(seedVersion(seed)))"
             }
             return nil
         } catch GazetteerError.schemaVersionMismatch(_, let found, let expected) {
