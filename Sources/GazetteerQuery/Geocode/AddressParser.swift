@@ -210,22 +210,36 @@ struct AddressParser {
         }
         var codes = full.map(\.code)
         for s in short where !codes.contains(s.code) { codes.append(s.code) }
+        // What follows a short name, looked at once per length rather than once per namesake.
+        struct After {
+            var children: [Int64]
+            var street, place, jie: Bool
+        }
+        var afters: [Int: After] = [:]
+        func after(_ length: Int) -> After {
+            if let known = afters[length] { return known }
+            let text = window.dropFirst(length)
+            let a = After(children: namedAtStart(of: text), street: Self.streetWords.start(text),
+                          place: Self.placeWords.start(text), jie: Self.starts(text, with: "街"))
+            afters[length] = a
+            return a
+        }
         var matches: [Match] = try codes.sorted().flatMap { code -> [Match] in
             guard let e = try entry(code) else { return [] }
             var found: [Match] = []
             if let f = full.first(where: { $0.code == code }) { found.append(Match(entry: e, length: f.length, short: false)) }
             guard let length = short.first(where: { $0.code == code })?.length else { return found }
-            let after = window.dropFirst(length)
+            let next = after(length)
             // Its full name read too, the short name counts only where a region under it starts
             // after it: 青岛市北区 is 青岛 + 市北区, not 青岛市 + 北区.
-            if !found.isEmpty, try !childNamed(e, startOf: after) { return found }
+            if !found.isEmpty, !Self.childNamed(e, among: next.children) { return found }
             // 白云湖街 is 白云湖街道 so shortened, not a street.
-            let townStreet = e.level == .town && e.name.hasSuffix("街道") && Self.starts(after, with: "街")
-            if !townStreet, Self.streetWords.start(after), try !childNamed(e, startOf: after) { return found }
+            let townStreet = e.level == .town && next.jie && e.name.hasSuffix("街道")
+            if !townStreet, next.street, !Self.childNamed(e, among: next.children) { return found }
             // Another level's suffix: 江东区 is not 江东乡 with 区 left over.
-            if Self.otherLevelSuffix(after, e.level) { return found }
+            if Self.otherLevelSuffix(window.dropFirst(length), e.level) { return found }
             return found + [Match(entry: e, length: length, short: true,
-                                  needsParent: e.level == .town && (townStreet || Self.placeWords.start(after)))]
+                                  needsParent: e.level == .town && (townStreet || next.place))]
         }
         // Former names (襄樊, 下城区, 柳州地区): today's region, read as if named; a name that is
         // also a region's own today (江东区 in 宁波 was merged, 江东区 in 衡阳 is not) is both.
@@ -268,22 +282,26 @@ struct AddressParser {
         var needsParent = false
     }
 
-    /// Whether `text` starts with the name or short name of a region under `e` (台州 followed
-    /// by 路桥区 is the city, not 台州路; 芗城巷口 is 芗城区's 巷口街道; 温州桥头镇 is 温州's 桥头镇).
-    func childNamed(_ e: RegionCache.Entry, startOf text: ArraySlice<Character>) throws -> Bool {
-        var key = NameKey(), n = 0
+    /// Whether one of `codes`, the regions named where the text goes on (`namedAtStart`), is
+    /// under `e` (台州 followed by 路桥区 is the city, not 台州路; 芗城巷口 is 芗城区's 巷口街道;
+    /// 温州桥头镇 is 温州's 桥头镇).
+    static func childNamed(_ e: RegionCache.Entry, among codes: [Int64]) -> Bool {
+        codes.contains { $0 != e.code && AdminCode($0).isWithin(AdminCode(e.code), level: e.level) }
+    }
+
+    /// The regions whose name or short name starts `text`: found once for all the namesakes a
+    /// short name before it may be (城关 is hundreds of towns).
+    func namedAtStart(of text: ArraySlice<Character>) -> [Int64] {
+        var key = NameKey(), n = 0, found: [Int64] = []
         for c in text.prefix(Self.maxNameLength) {
             key.append(c)
             n += 1
-            guard n < 2 || names.isStart(key) else { return false }
+            guard n < 2 || names.isStart(key) else { break }
             guard n >= 2, names.isWhole(key) else { continue }
             let grown = String(text.prefix(n))
-            for code in names.codes(grown, key, short: false) + names.codes(grown, key, short: true)
-            where code != e.code && AdminCode(code).isWithin(AdminCode(e.code), level: e.level) {
-                return true
-            }
+            found += names.codes(grown, key, short: false) + names.codes(grown, key, short: true)
         }
-        return false
+        return found
     }
 
     /// The best path through `text`, starting below `scope` when given. Text before the first
