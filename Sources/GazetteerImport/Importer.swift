@@ -98,6 +98,9 @@ private final class ImportRun {
     /// The index definitions recreated then must match schema.sql.
     var bulk = false
 
+    /// Category codes already offered to the category table by this import.
+    var categoriesOffered: Set<String> = []
+
     /// Places POIs that come without district or town; made once the regions are in.
     var locator: RegionLocator?
 
@@ -356,12 +359,23 @@ private final class ImportRun {
     private func importPOIs(_ table: CSVTable) throws {
         let find = try db.cachedStatement("SELECT rowid, \(POIRow.columns) FROM poi WHERE id = ?")
         let touch = try db.cachedStatement("INSERT OR IGNORE INTO import_touched (rowid) VALUES (?)")
+        // A new id is inserted at once (one look-up of the id, in the insert); only an id
+        // already there goes on to be compared and updated.
+        let insert = try db.cachedStatement("""
+            INSERT INTO poi (\(POIRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+            """)
         while let row = try table.next() {
             rowDone(table)
             do {
                 var record = try POIRow(csv: row, coordinateSystem: options.coordinateSystem)
                 try checkRegions(&record, row: row)
                 try locate(&record)
+                try insert.run { s throws(SQLiteError) in try record.bind(to: s) }
+                if db.changes > 0 {
+                    summary.pois.inserted += 1
+                    try insertPOIIndexes(rowid: db.lastInsertRowID, record)
+                    continue
+                }
                 if let (rowid, stored) = try find.first([.text(record.id)], { s in (s.int64(0), POIRow(s, offset: 1)) }) {
                     if rowid > poiMark {
                         throw row.error("id", .duplicateKey(record.id, firstLine: nil, firstFile: nil))
@@ -378,11 +392,6 @@ private final class ImportRun {
                         """).run(record.values + [.integer(rowid)])
                     if !bulk { try db.cachedStatement("DELETE FROM poi_rtree WHERE id = ?").run([.integer(rowid)]) }
                     try insertPOIIndexes(rowid: rowid, record)
-                } else {
-                    try db.cachedStatement("INSERT INTO poi (\(POIRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-                        .run(record.values)
-                    summary.pois.inserted += 1
-                    try insertPOIIndexes(rowid: db.lastInsertRowID, record)
                 }
             } catch let error as ImportError {
                 try reject(error, fields: row.record.fields)
@@ -401,11 +410,18 @@ private final class ImportRun {
     }
 
     private func insertPOIIndexes(rowid: Int64, _ poi: POIRow) throws {
-        try db.cachedStatement("INSERT INTO poi_fts (rowid, grams, chars, address) VALUES (?, ?, ?, ?)")
-            .run([.integer(rowid)] + SearchTokens.poiRow(name: poi.name, address: poi.address))
+        let tokens = SearchTokens.poiColumns(name: poi.name, address: poi.address)
+        try db.cachedStatement("INSERT INTO poi_fts (rowid, grams, chars, address) VALUES (?, ?, ?, ?)").run { s throws(SQLiteError) in
+            try s.bind(.integer(rowid), at: 1)
+            try s.bind(.text(tokens.grams), at: 2)
+            try s.bind(.text(tokens.chars), at: 3)
+            try s.bind(.text(tokens.address), at: 4)
+        }
         let typecode = poi.typecodeNumber
-        if typecode != nil, let type = poi.type {
-            try db.cachedStatement("INSERT OR IGNORE INTO category (typecode, type) VALUES (?, ?)").run([.string(poi.typecode), .text(type)])
+        // The first type given for a code stays (INSERT OR IGNORE): a code met before in this
+        // import need not be offered again.
+        if typecode != nil, let type = poi.type, let code = poi.typecode, categoriesOffered.insert(code).inserted {
+            try db.cachedStatement("INSERT OR IGNORE INTO category (typecode, type) VALUES (?, ?)").run([.text(code), .text(type)])
         }
         if bulk { return }
         try db.cachedStatement("INSERT INTO poi_rtree (id, min_lng, max_lng, min_lat, max_lat, lng, lat, typecode) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
