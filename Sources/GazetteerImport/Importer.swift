@@ -384,8 +384,8 @@ private final class ImportRun {
                     if db.changes == 0 { throw row.error("id", .duplicateKey(record.id, firstLine: nil, firstFile: nil)) }
                     if stored == record { summary.pois.unchanged += 1; continue }
                     summary.pois.updated += 1
-                    try db.cachedStatement("INSERT INTO poi_fts (poi_fts, rowid, grams, chars, address) VALUES ('delete', ?, ?, ?, ?)")
-                        .run([.integer(rowid)] + SearchTokens.poiRow(name: stored.name, address: stored.address))
+                    try db.cachedStatement("INSERT INTO poi_fts (poi_fts, rowid, grams, chars) VALUES ('delete', ?, ?, ?)")
+                        .run([.integer(rowid)] + SearchTokens.poiRow(name: stored.name))
                     try db.cachedStatement("""
                         UPDATE poi SET name = ?2, type = ?3, typecode = ?4, address = ?5, phone = ?6, lng = ?7, lat = ?8,
                                        adcode = ?9, towncode = ?10 WHERE rowid = ?11 AND id = ?1
@@ -410,12 +410,11 @@ private final class ImportRun {
     }
 
     private func insertPOIIndexes(rowid: Int64, _ poi: POIRow) throws {
-        let tokens = SearchTokens.poiColumns(name: poi.name, address: poi.address)
-        try db.cachedStatement("INSERT INTO poi_fts (rowid, grams, chars, address) VALUES (?, ?, ?, ?)").run { s throws(SQLiteError) in
+        let tokens = SearchTokens.index(poi.name)
+        try db.cachedStatement("INSERT INTO poi_fts (rowid, grams, chars) VALUES (?, ?, ?)").run { s throws(SQLiteError) in
             try s.bind(.integer(rowid), at: 1)
             try s.bind(.text(tokens.grams), at: 2)
             try s.bind(.text(tokens.chars), at: 3)
-            try s.bind(.text(tokens.address), at: 4)
         }
         let typecode = poi.typecodeNumber
         // The first type given for a code stays (INSERT OR IGNORE): a code met before in this

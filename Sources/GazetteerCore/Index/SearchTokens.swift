@@ -149,16 +149,11 @@ package enum SearchTokens {
         return [.text(t.grams), .text(t.chars), .text(Self.pinyin(pinyin, name: name, shortName: shortName))]
     }
 
-    /// The `poi_fts` columns (grams, chars, address) of a POI row, as `regionRow` is for regions.
-    package static func poiRow(name: String?, address: String?) -> [SQLiteValue] {
-        let t = poiColumns(name: name, address: address)
-        return [.text(t.grams), .text(t.chars), .text(t.address)]
-    }
-
-    /// `poiRow` as three strings, for the importer to bind without an array per row.
-    package static func poiColumns(name: String?, address: String?) -> (grams: String, chars: String, address: String) {
-        let n = index(name)
-        return (n.grams, n.chars, index(address).grams)
+    /// The `poi_fts` columns (grams, chars) of a POI row, as `regionRow` is for regions; the
+    /// importer binds `index(name)` itself, without an array per row.
+    package static func poiRow(name: String?) -> [SQLiteValue] {
+        let t = index(name)
+        return [.text(t.grams), .text(t.chars)]
     }
 
     /// Tokens of the `pinyin` column: the syllables run together and their initials, with
