@@ -432,7 +432,9 @@ private final class ImportRun {
     /// the boundaries, the town from the nearest town centre (as reverse geocoding does).
     private func locate(_ record: inout POIRow) throws {
         guard record.adcode == nil || record.towncode == nil else { return }
-        if locator == nil { locator = RegionLocator(cache: RegionCache(), db: db) }
+        // One thread, one transaction, regions already written: a memo spares each POI the
+        // shared cache's lock.
+        if locator == nil { locator = RegionLocator(cache: RegionCache(), db: db, memo: RegionLocator.Memo(system: .gcj02)) }
         let before = (record.adcode, record.towncode)
         if record.adcode == nil {
             let (chain, _) = try locator!.locate(record.location)
