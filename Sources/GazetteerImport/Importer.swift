@@ -190,9 +190,9 @@ private final class ImportRun {
         if !errors.isEmpty { throw ImportFailure(errors: errors, omitted: omittedErrors) }
     }
 
-    func rowDone(_ table: CSVTable) {
+    func rowDone(_ table: CSVTable, bytes: Int? = nil) {
         rowsRead += 1
-        if rowsRead & 1023 == 0 { report(file: table.path, bytes: table.reader.bytesRead) }
+        if rowsRead & 1023 == 0 { report(file: table.path, bytes: bytes ?? table.reader.bytesRead) }
     }
 
     func report(file: String, bytes: Int = 0, finished: Bool = false) {
@@ -364,37 +364,43 @@ private final class ImportRun {
         let insert = try db.cachedStatement("""
             INSERT INTO poi (\(POIRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
             """)
-        while let row = try table.next() {
-            rowDone(table)
-            do {
-                var record = try POIRow(csv: row, coordinateSystem: options.coordinateSystem)
-                try checkRegions(&record, row: row)
-                try locate(&record)
-                try insert.run { s throws(SQLiteError) in try record.bind(to: s) }
-                if db.changes > 0 {
-                    summary.pois.inserted += 1
-                    try insertPOIIndexes(rowid: db.lastInsertRowID, record)
-                    continue
-                }
-                if let (rowid, stored) = try find.first([.text(record.id)], { s in (s.int64(0), POIRow(s, offset: 1)) }) {
-                    if rowid > poiMark {
-                        throw row.error("id", .duplicateKey(record.id, firstLine: nil, firstFile: nil))
+        // Read, parsed and tokenized on another thread; written here, row by row in file order.
+        let parsed = ParsedPOIQueue(table: table, coordinateSystem: options.coordinateSystem)
+        defer { parsed.stop() }
+        while let batch = try parsed.next() {
+            for item in batch {
+                let row = item.row
+                rowDone(table, bytes: item.bytesRead)
+                do {
+                    var record = try item.record.get()
+                    try checkRegions(&record, row: row)
+                    try locate(&record)
+                    try insert.run { s throws(SQLiteError) in try record.bind(to: s) }
+                    if db.changes > 0 {
+                        summary.pois.inserted += 1
+                        try insertPOIIndexes(rowid: db.lastInsertRowID, record, tokens: item.tokens)
+                        continue
                     }
-                    try touch.run([.integer(rowid)])
-                    if db.changes == 0 { throw row.error("id", .duplicateKey(record.id, firstLine: nil, firstFile: nil)) }
-                    if stored == record { summary.pois.unchanged += 1; continue }
-                    summary.pois.updated += 1
-                    try db.cachedStatement("INSERT INTO poi_fts (poi_fts, rowid, grams, chars) VALUES ('delete', ?, ?, ?)")
-                        .run([.integer(rowid)] + SearchTokens.poiRow(name: stored.name))
-                    try db.cachedStatement("""
-                        UPDATE poi SET name = ?2, type = ?3, typecode = ?4, address = ?5, phone = ?6, lng = ?7, lat = ?8,
-                                       adcode = ?9, towncode = ?10 WHERE rowid = ?11 AND id = ?1
-                        """).run(record.values + [.integer(rowid)])
-                    if !bulk { try db.cachedStatement("DELETE FROM poi_rtree WHERE id = ?").run([.integer(rowid)]) }
-                    try insertPOIIndexes(rowid: rowid, record)
+                    if let (rowid, stored) = try find.first([.text(record.id)], { s in (s.int64(0), POIRow(s, offset: 1)) }) {
+                        if rowid > poiMark {
+                            throw row.error("id", .duplicateKey(record.id, firstLine: nil, firstFile: nil))
+                        }
+                        try touch.run([.integer(rowid)])
+                        if db.changes == 0 { throw row.error("id", .duplicateKey(record.id, firstLine: nil, firstFile: nil)) }
+                        if stored == record { summary.pois.unchanged += 1; continue }
+                        summary.pois.updated += 1
+                        try db.cachedStatement("INSERT INTO poi_fts (poi_fts, rowid, grams, chars) VALUES ('delete', ?, ?, ?)")
+                            .run([.integer(rowid)] + SearchTokens.poiRow(name: stored.name))
+                        try db.cachedStatement("""
+                            UPDATE poi SET name = ?2, type = ?3, typecode = ?4, address = ?5, phone = ?6, lng = ?7, lat = ?8,
+                                           adcode = ?9, towncode = ?10 WHERE rowid = ?11 AND id = ?1
+                            """).run(record.values + [.integer(rowid)])
+                        if !bulk { try db.cachedStatement("DELETE FROM poi_rtree WHERE id = ?").run([.integer(rowid)]) }
+                        try insertPOIIndexes(rowid: rowid, record, tokens: item.tokens)
+                    }
+                } catch let error as ImportError {
+                    try reject(error, fields: row.record.fields)
                 }
-            } catch let error as ImportError {
-                try reject(error, fields: row.record.fields)
             }
         }
         bytesBefore += table.reader.fileSize
@@ -409,8 +415,8 @@ private final class ImportRun {
             count: Int(count), auxiliaryCount: 3)
     }
 
-    private func insertPOIIndexes(rowid: Int64, _ poi: POIRow) throws {
-        let tokens = SearchTokens.index(poi.name)
+    /// - Parameter tokens: `SearchTokens.index(poi.name)`, made on the reading thread.
+    private func insertPOIIndexes(rowid: Int64, _ poi: POIRow, tokens: (grams: String, chars: String)) throws {
         try db.cachedStatement("INSERT INTO poi_fts (rowid, grams, chars) VALUES (?, ?, ?)").run { s throws(SQLiteError) in
             try s.bind(.integer(rowid), at: 1)
             try s.bind(.text(tokens.grams), at: 2)
