@@ -864,7 +864,7 @@ def main():
                          ratio_words(imp["bytes_per_poi"], r["bytes_per_poi"], unit="smaller")])
     report.table(f"import {args.size:,} POIs from CSV", ["tool", "seconds", "CPU s", "rows/s", "peak MiB", "bytes/POI", "ours vs it (time)", "ours vs it (size)"],
                  rows, ["bytes/POI: database growth per imported POI (after a WAL checkpoint). Ours holds the R*Tree, "
-                        "FTS5 (bigrams, characters, address) and B-tree indexes on id, name and adcode. "
+                        "FTS5 (bigrams and characters of names) and B-tree indexes on id, name and adcode. "
                         "CPU s: user+sys of the process (PostgreSQL: of its server and psql); on a busy machine wall "
                         "time is mostly waiting for a core. Aims (issue 15): ≤ 3× sqlite3's time, below PostgreSQL's."],
                  data={"gazetteer": imp, "sqlite3": imp_floor, "spatialite": imp_sl, "postgresql": imp_pg})

@@ -98,6 +98,9 @@ private final class ImportRun {
     /// The index definitions recreated then must match schema.sql.
     var bulk = false
 
+    /// Category codes already offered to the category table by this import.
+    var categoriesOffered: Set<String> = []
+
     /// Places POIs that come without district or town; made once the regions are in.
     var locator: RegionLocator?
 
@@ -187,9 +190,9 @@ private final class ImportRun {
         if !errors.isEmpty { throw ImportFailure(errors: errors, omitted: omittedErrors) }
     }
 
-    func rowDone(_ table: CSVTable) {
+    func rowDone(_ table: CSVTable, bytes: Int? = nil) {
         rowsRead += 1
-        if rowsRead & 1023 == 0 { report(file: table.path, bytes: table.reader.bytesRead) }
+        if rowsRead & 1023 == 0 { report(file: table.path, bytes: bytes ?? table.reader.bytesRead) }
     }
 
     func report(file: String, bytes: Int = 0, finished: Bool = false) {
@@ -356,36 +359,48 @@ private final class ImportRun {
     private func importPOIs(_ table: CSVTable) throws {
         let find = try db.cachedStatement("SELECT rowid, \(POIRow.columns) FROM poi WHERE id = ?")
         let touch = try db.cachedStatement("INSERT OR IGNORE INTO import_touched (rowid) VALUES (?)")
-        while let row = try table.next() {
-            rowDone(table)
-            do {
-                var record = try POIRow(csv: row, coordinateSystem: options.coordinateSystem)
-                try checkRegions(&record, row: row)
-                try locate(&record)
-                if let (rowid, stored) = try find.first([.text(record.id)], { s in (s.int64(0), POIRow(s, offset: 1)) }) {
-                    if rowid > poiMark {
-                        throw row.error("id", .duplicateKey(record.id, firstLine: nil, firstFile: nil))
+        // A new id is inserted at once (one look-up of the id, in the insert); only an id
+        // already there goes on to be compared and updated.
+        let insert = try db.cachedStatement("""
+            INSERT INTO poi (\(POIRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+            """)
+        // Read, parsed and tokenized on another thread; written here, row by row in file order.
+        let parsed = ParsedPOIQueue(table: table, coordinateSystem: options.coordinateSystem)
+        defer { parsed.stop() }
+        while let batch = try parsed.next() {
+            for item in batch {
+                let row = item.row
+                rowDone(table, bytes: item.bytesRead)
+                do {
+                    var record = try item.record.get()
+                    try checkRegions(&record, row: row)
+                    try locate(&record)
+                    try insert.run { s throws(SQLiteError) in try record.bind(to: s) }
+                    if db.changes > 0 {
+                        summary.pois.inserted += 1
+                        try insertPOIIndexes(rowid: db.lastInsertRowID, record, tokens: item.tokens)
+                        continue
                     }
-                    try touch.run([.integer(rowid)])
-                    if db.changes == 0 { throw row.error("id", .duplicateKey(record.id, firstLine: nil, firstFile: nil)) }
-                    if stored == record { summary.pois.unchanged += 1; continue }
-                    summary.pois.updated += 1
-                    try db.cachedStatement("INSERT INTO poi_fts (poi_fts, rowid, grams, chars, address) VALUES ('delete', ?, ?, ?, ?)")
-                        .run([.integer(rowid)] + SearchTokens.poiRow(name: stored.name, address: stored.address))
-                    try db.cachedStatement("""
-                        UPDATE poi SET name = ?2, type = ?3, typecode = ?4, address = ?5, phone = ?6, lng = ?7, lat = ?8,
-                                       adcode = ?9, towncode = ?10 WHERE rowid = ?11 AND id = ?1
-                        """).run(record.values + [.integer(rowid)])
-                    if !bulk { try db.cachedStatement("DELETE FROM poi_rtree WHERE id = ?").run([.integer(rowid)]) }
-                    try insertPOIIndexes(rowid: rowid, record)
-                } else {
-                    try db.cachedStatement("INSERT INTO poi (\(POIRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-                        .run(record.values)
-                    summary.pois.inserted += 1
-                    try insertPOIIndexes(rowid: db.lastInsertRowID, record)
+                    if let (rowid, stored) = try find.first([.text(record.id)], { s in (s.int64(0), POIRow(s, offset: 1)) }) {
+                        if rowid > poiMark {
+                            throw row.error("id", .duplicateKey(record.id, firstLine: nil, firstFile: nil))
+                        }
+                        try touch.run([.integer(rowid)])
+                        if db.changes == 0 { throw row.error("id", .duplicateKey(record.id, firstLine: nil, firstFile: nil)) }
+                        if stored == record { summary.pois.unchanged += 1; continue }
+                        summary.pois.updated += 1
+                        try db.cachedStatement("INSERT INTO poi_fts (poi_fts, rowid, grams, chars) VALUES ('delete', ?, ?, ?)")
+                            .run([.integer(rowid)] + SearchTokens.poiRow(name: stored.name))
+                        try db.cachedStatement("""
+                            UPDATE poi SET name = ?2, type = ?3, typecode = ?4, address = ?5, phone = ?6, lng = ?7, lat = ?8,
+                                           adcode = ?9, towncode = ?10 WHERE rowid = ?11 AND id = ?1
+                            """).run(record.values + [.integer(rowid)])
+                        if !bulk { try db.cachedStatement("DELETE FROM poi_rtree WHERE id = ?").run([.integer(rowid)]) }
+                        try insertPOIIndexes(rowid: rowid, record, tokens: item.tokens)
+                    }
+                } catch let error as ImportError {
+                    try reject(error, fields: row.record.fields)
                 }
-            } catch let error as ImportError {
-                try reject(error, fields: row.record.fields)
             }
         }
         bytesBefore += table.reader.fileSize
@@ -400,12 +415,18 @@ private final class ImportRun {
             count: Int(count), auxiliaryCount: 3)
     }
 
-    private func insertPOIIndexes(rowid: Int64, _ poi: POIRow) throws {
-        try db.cachedStatement("INSERT INTO poi_fts (rowid, grams, chars, address) VALUES (?, ?, ?, ?)")
-            .run([.integer(rowid)] + SearchTokens.poiRow(name: poi.name, address: poi.address))
+    /// - Parameter tokens: `SearchTokens.index(poi.name)`, made on the reading thread.
+    private func insertPOIIndexes(rowid: Int64, _ poi: POIRow, tokens: (grams: String, chars: String)) throws {
+        try db.cachedStatement("INSERT INTO poi_fts (rowid, grams, chars) VALUES (?, ?, ?)").run { s throws(SQLiteError) in
+            try s.bind(.integer(rowid), at: 1)
+            try s.bind(.text(tokens.grams), at: 2)
+            try s.bind(.text(tokens.chars), at: 3)
+        }
         let typecode = poi.typecodeNumber
-        if typecode != nil, let type = poi.type {
-            try db.cachedStatement("INSERT OR IGNORE INTO category (typecode, type) VALUES (?, ?)").run([.string(poi.typecode), .text(type)])
+        // The first type given for a code stays (INSERT OR IGNORE): a code met before in this
+        // import need not be offered again.
+        if typecode != nil, let type = poi.type, let code = poi.typecode, categoriesOffered.insert(code).inserted {
+            try db.cachedStatement("INSERT OR IGNORE INTO category (typecode, type) VALUES (?, ?)").run([.text(code), .text(type)])
         }
         if bulk { return }
         try db.cachedStatement("INSERT INTO poi_rtree (id, min_lng, max_lng, min_lat, max_lat, lng, lat, typecode) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
@@ -417,7 +438,9 @@ private final class ImportRun {
     /// the boundaries, the town from the nearest town centre (as reverse geocoding does).
     private func locate(_ record: inout POIRow) throws {
         guard record.adcode == nil || record.towncode == nil else { return }
-        if locator == nil { locator = RegionLocator(cache: RegionCache(), db: db) }
+        // One thread, one transaction, regions already written: a memo spares each POI the
+        // shared cache's lock.
+        if locator == nil { locator = RegionLocator(cache: RegionCache(), db: db, memo: RegionLocator.Memo(system: .gcj02)) }
         let before = (record.adcode, record.towncode)
         if record.adcode == nil {
             let (chain, _) = try locator!.locate(record.location)

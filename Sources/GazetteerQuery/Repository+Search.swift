@@ -41,7 +41,7 @@ extension Repository {
                 regionHits += latin ? [] : try searcher.zoneCandidates(q).filter { z in !regionHits.contains { $0.key == z.key } }
                 if options.cityLimit, let scope { regionHits.removeAll { !scope.contains($0.adcode) } }
             }
-            let poiClasses = try searcher.poiClasses(q, scope: options.cityLimit ? scope : nil)
+            let (poiClasses, substringDistances) = try searcher.poiClasses(q, scope: options.cityLimit ? scope : nil, origin: origin)
             func distance(_ c: KeywordSearcher.Candidate) -> Double {
                 guard let origin, let l = c.location else { return .infinity }
                 return origin.distance(to: l)
@@ -76,11 +76,16 @@ extension Repository {
                     // Nearest first among the class's rows (at most `cap`): measured from the
                     // stored coordinates, cheaper than growing R*Tree boxes around sparse matches.
                     var measured: [(Int64, Double)] = []
-                    measured.reserveCapacity(rowids.count)
-                    try searcher.eachPOI(rowids, columns: "lng, lat") {
-                        measured.append(($0.int64(0), origin.distance(to: Coordinate(longitude: $0.double(1), latitude: $0.double(2)))))
+                    if match == .substring, let d = substringDistances {
+                        measured = d
+                    } else {
+                        measured.reserveCapacity(rowids.count)
+                        try searcher.eachPOI(rowids, columns: "lng, lat") {
+                            measured.append(($0.int64(0), origin.distance(to: Coordinate(longitude: $0.double(1), latitude: $0.double(2)))))
+                        }
                     }
-                    order = measured.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0)
+                    // Only the rows a page can reach are put in order (window, then the tail).
+                    order = Self.nearestFirst(&measured, count: window + end).map(\.0)
                 }
                 let pois = try searcher.poiDetails(order.prefix(window), match: match, category: category)
                 let classSize = category.isEmpty ? regs.count + rowids.count : regs.count + pois.count
@@ -89,7 +94,10 @@ extension Repository {
                     total += classSize
                     continue
                 }
-                ranked += (regs + pois).map { ($0, key($0)) }.sorted { $0.1 < $1.1 }.map(\.0)
+                // Indices sorted, not the (large) candidates themselves.
+                let candidates = regs + pois
+                let keys = candidates.map(key)
+                ranked += keys.indices.sorted { keys[$0] < keys[$1] }.map { candidates[$0] }
                 // The page reaches past the window: the rows after it, in order (with a category
                 // filter only the window is served, as only its rows are known to pass).
                 let windowEnd = total + regs.count + pois.count
@@ -128,6 +136,31 @@ extension Repository {
             }
             return SearchResult(hits: hits, count: total)
         }
+    }
+
+    /// The first `count` of `items` by distance, then rowid (the order of a full sort, whose
+    /// tail no page reaches): a selection puts them in front, and only they are sorted.
+    static func nearestFirst(_ items: inout [(Int64, Double)], count: Int) -> ArraySlice<(Int64, Double)> {
+        func less(_ a: (Int64, Double), _ b: (Int64, Double)) -> Bool { (a.1, a.0) < (b.1, b.0) }
+        let k = min(count, items.count)
+        if k * 4 < items.count {
+            // Quickselect: afterwards items[..<k] holds the k first (keys are unique: rowids).
+            var lo = 0, hi = items.count - 1
+            while lo < hi {
+                let pivot = items[(lo + hi) / 2]
+                var i = lo, j = hi
+                while i <= j {
+                    while less(items[i], pivot) { i += 1 }
+                    while less(pivot, items[j]) { j -= 1 }
+                    if i <= j { items.swapAt(i, j); i += 1; j -= 1 }
+                }
+                if k - 1 <= j { hi = j } else if k - 1 >= i { lo = i } else { break }
+            }
+            items[..<k].sort(by: less)
+        } else {
+            items.sort(by: less)
+        }
+        return items[..<k]
     }
 
     /// Most POIs of one match class read and ranked together; the rest of the class follows

@@ -133,6 +133,16 @@ package final class Statement {
         while try step() {}
     }
 
+    /// Runs the statement once with values bound by `binding` (`bind(_:at:)`), ignoring any
+    /// rows: for statements run per row of an import, where an array of values per row costs
+    /// an allocation.
+    package func run(binding: (Statement) throws(SQLiteError) -> Void) throws(SQLiteError) {
+        reset()
+        defer { sqlite3_reset(handle) }
+        try binding(self)
+        while try step() {}
+    }
+
     /// Runs the statement and maps each row.
     package func rows<T>(_ values: [SQLiteValue] = [], _ map: (Statement) throws -> T) throws -> [T] {
         try bind(values)

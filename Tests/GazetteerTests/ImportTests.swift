@@ -158,6 +158,28 @@ import Testing
         #expect(try fixture.snapshot() == before)
     }
 
+    /// POI files are read on a second thread, rows ahead of the writer: a file that cannot be
+    /// read on past a line far in still fails at that line, and an import that gives up early
+    /// (too many bad rows) stops the reader instead of waiting on it; neither changes anything.
+    @Test func bigPOIFileFailsAtItsLineOrGivesUpEarly() throws {
+        try fixture.run([fixture.write("regions.csv", Fixture.regions), fixture.write("pois.csv", Fixture.pois)])
+        let before = try fixture.snapshot()
+        var good = "id,name,lng,lat,adcode\n"
+        for i in 0..<20_000 { good += "n\(i),新店\(i),120.1\(i % 10),30.2,330106\n" }
+        let unreadable = good + "x,\"never closed,120.1,30.2,330106\n"
+        let error = #expect(throws: ImportError.self) { try fixture.run([fixture.write("unreadable.csv", unreadable)]) }
+        #expect(error?.line == 20_002)
+        #expect(error?.description.contains("never closed") == true, "\(String(describing: error))")
+        #expect(try fixture.snapshot() == before)
+
+        var bad = "id,name,lng,lat,adcode\n"
+        for i in 0..<20_000 { bad += "b\(i),坏点\(i),120.1,300.2,330106\n" }
+        let failure = #expect(throws: ImportFailure.self) { try fixture.run([fixture.write("bad.csv", bad)]) }
+        #expect(failure?.errors.first?.line == 2)
+        #expect(failure?.errors.first?.column == "lat")
+        #expect(try fixture.snapshot() == before)
+    }
+
     @Test func skipInvalidImportsGoodRowsAndWritesRejects() throws {
         let rejects = fixture.directory.appendingPathComponent("rejects.csv").path
         let text = Fixture.pois + "p4,,,,,,120.1,30.2,,\np5,坏坐标,,,,,120.1,95,,\np1,重复,,,,,120.1,30.2,,\n"

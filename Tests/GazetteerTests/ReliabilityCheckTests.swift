@@ -30,7 +30,7 @@ import Testing
         ("UPDATE region SET boundary = X'DEADBEEF0000000000' WHERE code = 330106", .boundaries, "330106"),
         // A contentless FTS5 'delete' given partly wrong tokens: FTS5's own check cannot see it.
         ("INSERT INTO region_fts (region_fts, rowid, grams, chars, pinyin) VALUES ('delete', 110101, '东城', 'x', 'y')", .regionFTSTokens, "110101"),
-        ("INSERT INTO poi_fts (poi_fts, rowid, grams, chars, address) VALUES ('delete', 3, '故宫', 'x', 'y')", .poiFTSTokens, "3"),
+        ("INSERT INTO poi_fts (poi_fts, rowid, grams, chars) VALUES ('delete', 3, '故宫', 'x')", .poiFTSTokens, "3"),
         ("UPDATE region_fts_data SET block = zeroblob(length(block)) WHERE id > 10", .regionFTS, "malformed"),
         ("UPDATE poi_rtree_rowid SET nodeno = 99", .poiRTree, "rowid"),
         ("PRAGMA foreign_keys = OFF; UPDATE poi SET adcode = 999999 WHERE id = 'p3'", .poiRegions, "p3"),

@@ -31,6 +31,12 @@ extension Coordinate {
         else { return nil }
         return Double(text)
     }
+
+    /// `plainDecimal` of a `String`, not generic: the importer calls it twice per row, from
+    /// another module, where the generic form ran unspecialised.
+    package static func plainDecimal(_ text: String) -> Double? {
+        plainDecimal(text[...])  // the generic form, specialised here for Substring
+    }
 }
 
 extension Coordinate {

@@ -53,53 +53,93 @@ package enum SearchTokens {
     }
 
     /// Tokens for the `grams` and `chars` columns of one or more names. Written straight into
-    /// two strings (no token arrays): the importer calls this for every POI.
+    /// two byte buffers (no token strings): the importer calls this for every POI.
     package static func index(_ texts: [String?]) -> (grams: String, chars: String) {
-        var grams = ""
-        var chars = ""
-        func token(_ out: inout String, _ t: String) {
-            if !out.isEmpty { out.append(" ") }
-            out.append(t)
-        }
-        for text in texts.compactMap({ $0 }) {
-            var previousHan: Unicode.Scalar?
-            var runLength = 0
-            var word = ""
-            func endRun() {
-                if runLength == 1, let p = previousHan { token(&grams, String(p)) }
+        var grams: [UInt8] = []
+        var chars: [UInt8] = []
+        for text in texts { if let text { index(text, grams: &grams, chars: &chars) } }
+        return (String(decoding: grams, as: UTF8.self), String(decoding: chars, as: UTF8.self))
+    }
+
+    /// `index` of one text (the importer's case: no array of texts per row).
+    package static func index(_ text: String?) -> (grams: String, chars: String) {
+        guard let text else { return ("", "") }
+        var grams: [UInt8] = []
+        var chars: [UInt8] = []
+        grams.reserveCapacity(text.utf8.count * 2 + 8)
+        chars.reserveCapacity(text.utf8.count + 8)
+        index(text, grams: &grams, chars: &chars)
+        return (String(decoding: grams, as: UTF8.self), String(decoding: chars, as: UTF8.self))
+    }
+
+    /// Appends the tokens of `text`, space-separated, to what `grams` and `chars` hold: each
+    /// Han run as its bigrams (a 1-character run as itself), each word lower-cased.
+    private static func index(_ text: String, grams: inout [UInt8], chars: inout [UInt8]) {
+        var previousHan: Unicode.Scalar?
+        var runLength = 0
+        var inWord = false
+        for var u in text.unicodeScalars {
+            if (0xFF10...0xFF19).contains(u.value) || (0xFF21...0xFF3A).contains(u.value) || (0xFF41...0xFF5A).contains(u.value) {
+                u = Unicode.Scalar(u.value - 0xFEE0)!
+            }
+            if isHan(u) {
+                inWord = false
+                if let p = previousHan {
+                    separate(&grams)
+                    append(p, to: &grams)
+                    append(u, to: &grams)
+                }
+                separate(&chars)
+                append(u, to: &chars)
+                previousHan = u
+                runLength += 1
+            } else if isWordScalar(u) {
+                if let p = previousHan {
+                    if runLength == 1 { separate(&grams); append(p, to: &grams) }
+                    previousHan = nil
+                    runLength = 0
+                }
+                if !inWord { separate(&grams); inWord = true }
+                if u.isASCII { grams.append(UInt8(u.value) | ((65...90).contains(u.value) ? 0x20 : 0)) }
+                else { grams.append(contentsOf: String(u).lowercased().utf8) }
+            } else {
+                if runLength == 1, let p = previousHan { separate(&grams); append(p, to: &grams) }
                 previousHan = nil
                 runLength = 0
-                if !word.isEmpty { token(&grams, word); word = "" }
+                inWord = false
             }
-            for var u in text.unicodeScalars {
-                if (0xFF10...0xFF19).contains(u.value) || (0xFF21...0xFF3A).contains(u.value) || (0xFF41...0xFF5A).contains(u.value) {
-                    u = Unicode.Scalar(u.value - 0xFEE0)!
-                }
-                if isHan(u) {
-                    if !word.isEmpty { token(&grams, word); word = "" }
-                    if let p = previousHan {
-                        var pair = String(p)
-                        pair.unicodeScalars.append(u)
-                        token(&grams, pair)
-                    }
-                    token(&chars, String(u))
-                    previousHan = u
-                    runLength += 1
-                } else if u.properties.isAlphabetic || u.properties.numericType != nil {
-                    if previousHan != nil {
-                        if runLength == 1 { token(&grams, String(previousHan!)) }
-                        previousHan = nil
-                        runLength = 0
-                    }
-                    if u.isASCII { word.unicodeScalars.append(Unicode.Scalar(UInt8(ascii: u) | (u.value >= 65 && u.value <= 90 ? 0x20 : 0))) }
-                    else { word += String(u).lowercased() }
-                } else {
-                    endRun()
-                }
-            }
-            endRun()
         }
-        return (grams, chars)
+        if runLength == 1, let p = previousHan { separate(&grams); append(p, to: &grams) }
+    }
+
+    @inline(__always)
+    private static func separate(_ out: inout [UInt8]) {
+        if !out.isEmpty { out.append(0x20) }
+    }
+
+    @inline(__always)
+    private static func append(_ u: Unicode.Scalar, to out: inout [UInt8]) {
+        let v = u.value
+        switch v {
+        case 0..<0x80: out.append(UInt8(v))
+        case 0x80..<0x800: out.append(UInt8(0xC0 | v >> 6)); out.append(UInt8(0x80 | v & 0x3F))
+        case 0x800..<0x10000:
+            out.append(UInt8(0xE0 | v >> 12)); out.append(UInt8(0x80 | v >> 6 & 0x3F)); out.append(UInt8(0x80 | v & 0x3F))
+        default:
+            out.append(UInt8(0xF0 | v >> 18)); out.append(UInt8(0x80 | v >> 12 & 0x3F))
+            out.append(UInt8(0x80 | v >> 6 & 0x3F)); out.append(UInt8(0x80 | v & 0x3F))
+        }
+    }
+
+    /// A letter or digit (part of a Latin/digit word), with ASCII answered without looking up
+    /// Unicode properties.
+    @inline(__always)
+    private static func isWordScalar(_ u: Unicode.Scalar) -> Bool {
+        if u.isASCII {
+            let v = u.value | 0x20
+            return (0x61...0x7A).contains(v) || (0x30...0x39).contains(u.value)
+        }
+        return u.properties.isAlphabetic || u.properties.numericType != nil
     }
 
     /// The `region_fts` columns (grams, chars, pinyin) of a region row: what the importer
@@ -109,10 +149,11 @@ package enum SearchTokens {
         return [.text(t.grams), .text(t.chars), .text(Self.pinyin(pinyin, name: name, shortName: shortName))]
     }
 
-    /// The `poi_fts` columns (grams, chars, address) of a POI row, as `regionRow` is for regions.
-    package static func poiRow(name: String?, address: String?) -> [SQLiteValue] {
-        let n = index([name])
-        return [.text(n.grams), .text(n.chars), .text(index([address]).grams)]
+    /// The `poi_fts` columns (grams, chars) of a POI row, as `regionRow` is for regions; the
+    /// importer binds `index(name)` itself, without an array per row.
+    package static func poiRow(name: String?) -> [SQLiteValue] {
+        let t = index(name)
+        return [.text(t.grams), .text(t.chars)]
     }
 
     /// Tokens of the `pinyin` column: the syllables run together and their initials, with

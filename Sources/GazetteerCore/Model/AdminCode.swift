@@ -25,6 +25,12 @@ public struct AdminCode: Sendable, Hashable, Comparable, CustomStringConvertible
         return text.utf8.count
     }
 
+    /// `digitCount` of a `String`, not generic: the importer calls it for every row, from
+    /// another module, where the generic form ran unspecialised.
+    public static func digitCount(_ text: String) -> Int? {
+        digitCount(text[...])  // the generic form, specialised here for Substring
+    }
+
     /// `n`, written with `digits` digits, as stored: a 9-digit town code becomes 12 digits.
     public static func widened(_ n: Int64, digits: Int) -> Int64 { digits == 9 ? n * 1000 : n }
 

@@ -93,6 +93,36 @@ final class CSVReader {
         }
 
         while true {
+            if !quoted && field.isEmpty && position < buffer.count {
+                // Fast path: an unquoted field that ends inside the buffer becomes a String
+                // straight from the buffer's bytes. Anything else (a quote, a NUL, the end of
+                // the buffer) goes on byte by byte below, from the first such byte.
+                let start = position
+                let (end, stop, text) = buffer.withUnsafeBufferPointer { p -> (Int, UInt8, String?) in
+                    var i = start
+                    while i < p.count {
+                        let c = p[i]
+                        if c == 0x2C || c == 0x0A || c == 0x0D || c == 0x22 || c == 0 { break }
+                        i += 1
+                    }
+                    let stop = i < p.count ? p[i] : 0
+                    guard stop == 0x2C || stop == 0x0A || stop == 0x0D else { return (i, stop, nil) }
+                    return (i, stop, String(validating: UnsafeBufferPointer(rebasing: p[start..<i]), as: UTF8.self))
+                }
+                if stop == 0x2C || stop == 0x0A || stop == 0x0D {
+                    guard let text else {
+                        throw ImportError(file: path, line: fieldStartLine, column: nil, problem: .notUTF8(field: fields.count + 1))
+                    }
+                    fields.append(text)
+                    position = end + 1
+                    if stop == 0x2C { fieldStartLine = line; continue }
+                    if stop == 0x0D, try peek() == 0x0A { position += 1 }
+                    line += 1
+                    return Record(fields: fields, line: startLine)
+                }
+                field.append(contentsOf: buffer[start..<end])
+                position = end
+            }
             guard let b = try peek() else {
                 if quoted {
                     throw ImportError(file: path, line: fieldStartLine, column: nil, problem: .unterminatedQuote)

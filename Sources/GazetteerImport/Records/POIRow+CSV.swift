@@ -14,9 +14,13 @@ extension POIRow {
         let address = row["address"]
         let phone = row["phone"]
         let location = try row.converted(row.coordinate(required: true)!, from: coordinateSystem)
-        let adcode = try row.code("adcode", digits: [6])
-        let towncode = try row.code("towncode", digits: [9, 12])
+        let adcode = try row.code("adcode", digits: Self.adcodeDigits)
+        let towncode = try row.code("towncode", digits: Self.towncodeDigits)
         self.init(id: id, name: name, type: type, typecode: typecode, address: address, phone: phone,
                   location: location, adcode: adcode, towncode: towncode)
     }
+
+    /// Made once, not per row.
+    private static let adcodeDigits: Set<Int> = [6]
+    private static let towncodeDigits: Set<Int> = [9, 12]
 }

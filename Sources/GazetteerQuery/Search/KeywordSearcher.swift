@@ -75,7 +75,8 @@ struct KeywordSearcher {
     /// A zone whose region the database lacks (a database of one province) is not found.
     func zoneCandidates(_ q: String) throws -> [Candidate] {
         var best: [Int64: (FunctionalZones.Zone, SearchHit.Match)] = [:]
-        for (name, zones) in FunctionalZones.byName {
+        let key = Array(q.decomposedStringWithCanonicalMapping.utf8)
+        for (name, zones, decomposed) in Self.decomposedZoneNames where Self.bytes(decomposed, contain: key) {
             let match: SearchHit.Match
             if name == q { match = .exact } else if name.hasPrefix(q) { match = .prefix } else if name.contains(q) { match = .substring } else { continue }
             for z in zones where best[z.code].map({ match < $0.1 }) ?? true {
@@ -89,9 +90,28 @@ struct KeywordSearcher {
         }
     }
 
+    /// The names of `FunctionalZones.byName` with their canonical decomposition (NFD) as UTF-8.
+    /// `==`, `hasPrefix` and `contains` compare by canonical equivalence, so a name that matches
+    /// a text in any of those ways holds the text's decomposition as bytes: comparing bytes
+    /// first leaves the (slow, Foundation) string comparisons to the few names that pass.
+    private static let decomposedZoneNames: [(String, [FunctionalZones.Zone], [UInt8])] =
+        FunctionalZones.byName.map { ($0.key, $0.value, Array($0.key.decomposedStringWithCanonicalMapping.utf8)) }
+
+    private static func bytes(_ haystack: [UInt8], contain needle: [UInt8]) -> Bool {
+        guard let first = needle.first else { return true }
+        guard needle.count <= haystack.count else { return false }
+        for i in 0...(haystack.count - needle.count) where haystack[i] == first {
+            if haystack[i..<(i + needle.count)].elementsEqual(needle) { return true }
+        }
+        return false
+    }
+
     /// POI rowids per match class (each POI in its best class), before any detail is read.
-    /// With a scope, every class is limited to it in SQL.
-    func poiClasses(_ q: String, scope: Scope?) throws -> [SearchHit.Match: [Int64]] {
+    /// With a scope, every class is limited to it in SQL. With an origin, the substring class's
+    /// rows also come with their distance from it (a row the poi table lacks left out), read in
+    /// the same pass as the match rather than looked up by rowid afterwards.
+    func poiClasses(_ q: String, scope: Scope?, origin: Coordinate? = nil)
+        throws -> (classes: [SearchHit.Match: [Int64]], substringDistances: [(Int64, Double)]?) {
         var scopeSQL = ""
         var scopeValues: [SQLiteValue] = []
         if let scope {
@@ -109,7 +129,30 @@ struct KeywordSearcher {
             .rows([.text(q), .text(Self.upperBound(q))] + scopeValues + [cap]) { $0.int64(0) }
             .filter { seen.insert($0).inserted }
         var substring: [Int64] = []
-        if let match = SearchTokens.nameQuery(q) {
+        var distances: [(Int64, Double)]?
+        if let match = SearchTokens.nameQuery(q), let origin {
+            let sql = scope != nil
+                ? """
+                  SELECT f.rowid, p.lng, p.lat FROM poi_fts f JOIN poi p ON p.rowid = f.rowid
+                  WHERE poi_fts MATCH ?\(scopeSQL.replacingOccurrences(of: "+adcode", with: "+p.adcode")) LIMIT ?
+                  """
+                : "SELECT f.rowid, p.lng, p.lat FROM (SELECT rowid FROM poi_fts WHERE poi_fts MATCH ? LIMIT ?) f LEFT JOIN poi p ON p.rowid = f.rowid"
+            var measured: [(Int64, Double)] = []
+            measured.reserveCapacity(Self.cap)
+            substring.reserveCapacity(Self.cap)
+            _ = try db.cachedStatement(sql).rows([.text(match)] + scopeValues + [cap]) { s in
+                let rowid = s.int64(0)
+                substring.append(rowid)
+                if !s.isNull(1) {
+                    measured.append((rowid, origin.distance(to: Coordinate(longitude: s.double(1), latitude: s.double(2)))))
+                }
+            }
+            if !seen.isEmpty {
+                substring.removeAll { seen.contains($0) }
+                measured.removeAll { seen.contains($0.0) }
+            }
+            distances = measured
+        } else if let match = SearchTokens.nameQuery(q) {
             if scope != nil {
                 // Scoped: let SQLite skip out-of-scope matches instead of capping them away.
                 substring = try db.cachedStatement("""
@@ -125,7 +168,7 @@ struct KeywordSearcher {
         for (m, rows) in [(SearchHit.Match.exact, exact), (.prefix, prefix), (.substring, substring)] where !rows.isEmpty {
             order[m] = rows
         }
-        return order
+        return (order, distances)
     }
 
     /// Calls `body` with a row of `columns` (after the rowid, column 0) for each POI of

@@ -49,6 +49,21 @@ package struct POIRow: Sendable, Equatable {
          .real(location.longitude), .real(location.latitude), .int(adcode), .int(towncode)]
     }
 
+    /// Binds `values` to parameters 1…10 of `s` without building the array (the importer does
+    /// this per row).
+    package func bind(to s: Statement) throws(SQLiteError) {
+        try s.bind(.text(id), at: 1)
+        try s.bind(.text(name), at: 2)
+        try s.bind(.string(type), at: 3)
+        try s.bind(.string(typecode), at: 4)
+        try s.bind(.string(address), at: 5)
+        try s.bind(.string(phone), at: 6)
+        try s.bind(.real(location.longitude), at: 7)
+        try s.bind(.real(location.latitude), at: 8)
+        try s.bind(.int(adcode), at: 9)
+        try s.bind(.int(towncode), at: 10)
+    }
+
     /// The category code as the R*Tree's auxiliary column holds it (a number), if it has one.
     package var typecodeNumber: Int64? { typecode.flatMap { Int64($0) } }
 

@@ -1,0 +1,106 @@
+import Foundation
+import GazetteerCore
+
+/// A POI file read, parsed and tokenized on a second thread while the importer's thread
+/// writes to SQLite: the two halves of an import's work each get a core. Rows come out in
+/// file order, in batches, through a bounded queue (memory stays flat however big the file);
+/// a file that cannot be read further ends the rows with its error, as reading it in line
+/// would have.
+final class ParsedPOIQueue: @unchecked Sendable {
+    /// One row of the file as the importer's thread needs it.
+    struct Item {
+        var row: CSVTable.Row
+        /// The row's POI, or why the file's row is not one (set aside or reported as a row error).
+        var record: Result<POIRow, ImportError>
+        /// `SearchTokens.index` of the POI's name (empty when `record` failed).
+        var tokens: (grams: String, chars: String)
+        /// The file's bytes read once this row was, for progress.
+        var bytesRead: Int
+    }
+
+    private static let batchSize = 256
+    private static let capacity = 8  // batches ahead of the writer
+
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var batches: [[Item]] = []
+    private var failure: ImportError?
+    private var finished = false
+    private var stopped = false
+    private var producerDone = false
+
+    /// Starts reading `table` (which this queue then owns until `stop()` returns).
+    init(table: CSVTable, coordinateSystem: CoordinateSystem) {
+        let source = UncheckedTable(table: table)
+        Thread.detachNewThread { [self] in
+            self.produce(source.table, coordinateSystem)
+        }
+    }
+
+    /// The next batch of rows, in file order; nil when the file is done. Throws the error
+    /// that stopped reading the file, after every row before it.
+    func next() throws(ImportError) -> [Item]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while batches.isEmpty && !finished { condition.wait() }
+        if !batches.isEmpty {
+            condition.broadcast()
+            return batches.removeFirst()
+        }
+        if let failure { throw failure }
+        return nil
+    }
+
+    /// Stops the reader and waits until it no longer touches the table. Call once done.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        while !producerDone { condition.wait() }
+        condition.unlock()
+    }
+
+    private func produce(_ table: CSVTable, _ system: CoordinateSystem) {
+        var batch: [Item] = []
+        batch.reserveCapacity(Self.batchSize)
+        var failure: ImportError?
+        do {
+            while let row = try table.next() {
+                let record = Result { () throws(ImportError) in try POIRow(csv: row, coordinateSystem: system) }
+                let tokens = (try? record.get()).map { SearchTokens.index($0.name) } ?? ("", "")
+                batch.append(Item(row: row, record: record, tokens: tokens, bytesRead: table.reader.bytesRead))
+                if batch.count == Self.batchSize {
+                    guard put(batch) else { break }
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+        } catch {
+            failure = error
+        }
+        condition.lock()
+        if !stopped {
+            if !batch.isEmpty { batches.append(batch) }
+            self.failure = failure
+        }
+        finished = true
+        producerDone = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Hands a batch over, waiting while the queue is full; false once stopped.
+    private func put(_ batch: [Item]) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while batches.count >= Self.capacity && !stopped { condition.wait() }
+        if stopped { return false }
+        batches.append(batch)
+        condition.broadcast()
+        return true
+    }
+}
+
+/// The table, handed to the reading thread: only that thread uses it until `stop()`.
+private struct UncheckedTable: @unchecked Sendable {
+    let table: CSVTable
+}
