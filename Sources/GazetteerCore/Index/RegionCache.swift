@@ -337,9 +337,14 @@ package final class RegionCache: Sendable {
 
     /// `e` and the regions above it, province first.
     package func lineage(_ e: Entry, _ db: Connection) throws -> [Entry] {
+        try Self.lineage(e) { try entry($0, db) }
+    }
+
+    /// `e` and the regions above it, province first, each found by `entry` (a caller's memo).
+    package static func lineage(_ e: Entry, entry: (Int64) throws -> Entry?) rethrows -> [Entry] {
         var chain = [e]
         var next = e.parent
-        while let code = next, let p = try entry(code, db) {
+        while let code = next, let p = try entry(code) {
             chain.insert(p, at: 0)
             next = p.parent
         }

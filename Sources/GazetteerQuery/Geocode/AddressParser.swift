@@ -34,12 +34,7 @@ struct AddressParser {
     /// `e` and the regions above it, province first.
     func lineage(_ e: RegionCache.Entry) throws -> [RegionCache.Entry] {
         if let known = memo.lineages[e.code] { return known }
-        var chain = [e]
-        var next = e.parent
-        while let code = next, let p = try entry(code) {
-            chain.insert(p, at: 0)
-            next = p.parent
-        }
+        let chain = try RegionCache.lineage(e, entry: entry)
         memo.lineages[e.code] = chain
         return chain
     }
@@ -175,28 +170,10 @@ struct AddressParser {
     }
 
     private func findMatches(_ rest: ArraySlice<Character>) throws -> [Match] {
-        let n = min(rest.count, Self.maxNameLength)
-        guard n >= 2 else { return [] }
-        // The prefixes some region, former name or zone begins with, grown one character at a
-        // time and no further than such a name goes (on 路123号 that is at once); only those
-        // that are some name in full are looked up by their text.
-        var prefixes: [(text: String, key: NameKey)] = []
-        var key = NameKey()
-        key.append(rest.first!)
-        // The text as a String, made once and only when some name is found: slicing it costs
-        // a copy, building a String a Character at a time costs far more.
-        var text: String?
-        for (i, c) in rest.dropFirst().prefix(n - 1).enumerated() {
-            key.append(c)
-            guard names.isStart(key) else { break }
-            guard names.isWhole(key) else { continue }
-            let whole = text ?? String(rest.prefix(n))
-            text = whole
-            prefixes.append((String(whole.prefix(i + 2)), key))
-        }
-        guard text != nil, !prefixes.isEmpty else { return [] }
+        let prefixes = wholeNames(startingAt: rest)
+        guard !prefixes.isEmpty else { return [] }
         // What follows a name is read no further than the names were.
-        let window = rest.prefix(n)
+        let window = rest.prefix(Self.maxNameLength)
         // Each code once: by its full name if the text has it, else by its short name (the
         // longest of each; a handful of codes, so arrays rather than hashed sets).
         var full: [(code: Int64, length: Int)] = [], short: [(code: Int64, length: Int)] = []
@@ -292,14 +269,28 @@ struct AddressParser {
     /// The regions whose name or short name starts `text`: found once for all the namesakes a
     /// short name before it may be (城关 is hundreds of towns).
     func namedAtStart(of text: ArraySlice<Character>) -> [Int64] {
-        var key = NameKey(), n = 0, found: [Int64] = []
-        for c in text.prefix(Self.maxNameLength) {
+        wholeNames(startingAt: text).flatMap { names.codes($0.text, $0.key, short: false) + names.codes($0.text, $0.key, short: true) }
+    }
+
+    /// The starts of `text` that some region, former name or zone has as its name, with their
+    /// keys: grown one character at a time and no further than such a name goes (on 路123号
+    /// that is at once), two characters at least and `maxNameLength` at most.
+    func wholeNames(startingAt text: ArraySlice<Character>) -> [(text: String, key: NameKey)] {
+        let n = min(text.count, Self.maxNameLength)
+        guard n >= 2 else { return [] }
+        var found: [(text: String, key: NameKey)] = []
+        var key = NameKey()
+        key.append(text.first!)
+        // The text as a String, made once and only when some name is found: slicing it costs
+        // a copy, building a String a Character at a time costs far more.
+        var whole: String?
+        for (i, c) in text.dropFirst().prefix(n - 1).enumerated() {
             key.append(c)
-            n += 1
-            guard n < 2 || names.isStart(key) else { break }
-            guard n >= 2, names.isWhole(key) else { continue }
-            let grown = String(text.prefix(n))
-            found += names.codes(grown, key, short: false) + names.codes(grown, key, short: true)
+            guard names.isStart(key) else { break }
+            guard names.isWhole(key) else { continue }
+            let w = whole ?? String(text.prefix(n))
+            whole = w
+            found.append((String(w.prefix(i + 2)), key))
         }
         return found
     }
