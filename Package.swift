@@ -41,7 +41,7 @@ let package = Package(
             // schema.sql lives at the top level; the link lets it be compiled into the
             // library so an installed binary never looks for the source tree.
             exclude: ["Codes/README.md"],
-            resources: [.embedInCode("schema.sql"), .embedInCode("Codes/former_names.tsv"), .embedInCode("Codes/functional_zones.tsv")]
+            resources: [.embedInCode("schema.sql"), .embedInCode("Codes/former_names.tsv"), .embedInCode("Codes/changed_regions.tsv"), .embedInCode("Codes/functional_zones.tsv")]
         ),
         .target(name: "GazetteerImport", dependencies: ["GazetteerCore", "GazetteerSQLite"]),
         .target(name: "GazetteerQuery", dependencies: ["GazetteerCore", "GazetteerSQLite", "GazetteerSupport"]),

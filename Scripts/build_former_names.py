@@ -17,6 +17,14 @@ Sources, all in ../shared/data (licences in Sources/GazetteerCore/Codes/README.m
 A name is kept only where it differs from the name the code has today, and never a generic one
 (郊区, 城区, 市辖区, 矿区) on its own.
 
+It also writes changed_regions.tsv beside it (code, name, year, reason): today's cities and
+districts whose code is new since 2000 or that took in a former unit since 2000 (the quhua and
+jionlp rows above, and every cpca row, whose change came after cpca's list). A town can only
+have left a district across a boundary that changed, so the geocoder takes a town written under
+a district that no longer holds it (余杭区乔司 → 临平区) only where one of the two is listed here.
+    new      a code the seed has and cpca's list (before 2021) lacks, or a quhua 新设 event;
+    gained   the target of a former name or code of the year 2000 or later (or of cpca's list).
+
     python3 Scripts/build_former_names.py --data ../shared/data --seed seed
 """
 import argparse, csv, json, os, sys
@@ -116,6 +124,25 @@ def main():
         fh.write("old_code\told_name\tcode\tyear\tsource\n")
         for name, old, code, year, src in out:
             fh.write(f"{old}\t{name}\t{code}\t{year}\t{src}\n")
+    # Regions whose code or extent changed since 2000.
+    changed = {}
+    cpca_codes = {r["adcode"][:6] for r in csv.DictReader(open(os.path.join(args.data, "admin/cpca_adcodes_centers.csv"), encoding="utf-8-sig"))}
+    for c in regions:
+        if c not in cpca_codes:
+            changed[c] = (0, "new")
+    for e in json.load(open(os.path.join(args.data, "codes/quhua_admin_changes_1980_2020.json")))["events"]:
+        code = (e["new"]["code"] or "")[:6]
+        if e["type"] == "新设" and e["year"] >= 2000 and code in regions:
+            changed[code] = (e["year"], "new")
+    for name, old, code, year, src in out:
+        if (year >= 2000 or src == "cpca") and code not in changed:
+            changed[code] = (year, "gained")
+    changed_out = os.path.join(os.path.dirname(args.out), "changed_regions.tsv")
+    with open(changed_out, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write("code\tname\tyear\treason\n")
+        for code in sorted(changed):
+            fh.write(f"{code}\t{regions[code]['name']}\t{changed[code][0]}\t{changed[code][1]}\n")
+    print(f"build_former_names: {len(changed)} changed regions -> {changed_out}", file=sys.stderr)
     print(f"build_former_names: {len(out)} rows, {len({r[0] for r in out})} names -> {args.out}", file=sys.stderr)
 
 

@@ -136,7 +136,10 @@ extension Repository {
             }
             // The levels above the deepest match come from the tree.
             var chain = try path.chain.last.map { try regions.lineage($0, db) } ?? []
-            var consumed = path.consumed
+            // A POI named where words that name nothing begin (温州肯恩大学丽岙街道…) is read
+            // rather than the region after them: the POI is the nearer place.
+            let noiseStart = path.noise.first?.lowerBound
+            var consumed = noiseStart ?? path.consumed
             // Then a POI: named after any matched region (or at the start), inside it; the
             // reading that covers the most text wins, so 北京大学 is the university, not 北京 + 大学.
             var poi: POI?
@@ -149,6 +152,8 @@ extension Repository {
                 let least = consumed - at + (k == path.chain.count && poi == nil ? 0 : 1)
                 guard let (rowid, length) = try poiPrefix(text[at...], minLength: least, inside: region, db: db) else { continue }
                 if at + length > consumed || (at + length == consumed && poi == nil && k == path.chain.count) {
+                    // Before the noise, a POI must read past its start; after it, past the regions.
+                    if let noiseStart, at + length <= (at <= noiseStart ? noiseStart : path.consumed) { continue }
                     consumed = at + length
                     poi = try POIFinder(db: db).load([rowid], system: system).first
                     poiRegion = k
@@ -164,7 +169,11 @@ extension Repository {
                     chain = try regions.lineage(e, db)
                 }
             }
-            let rest = String(text[consumed...])
+            if poi == nil { consumed = path.consumed }
+            // The noise inside stays unmatched, unless a POI read over it.
+            let poiOverNoise = poiRegion.map { k in noiseStart.map { (k == 0 ? 0 : path.ends[k - 1]) <= $0 } ?? false } ?? false
+            let noise = poiOverNoise ? "" : path.noise.map { String(text[$0]) }.joined()
+            let rest = noise + String(text[consumed...])
             guard !chain.isEmpty || poi != nil else { return nil }
             var result = Geocode(level: poi != nil ? "兴趣点" : chain.last!.level.chineseName, province: nil, city: nil,
                                  district: nil, town: nil, poi: poi, location: nil, locationIsApproximate: false,

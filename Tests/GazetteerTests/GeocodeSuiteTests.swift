@@ -17,7 +17,7 @@ import Testing
         "cpca-addressparser": [.province: 99, .city: 99, .district: 89],
         "go-parsers": [.province: 99, .city: 99, .district: 99],
         "jionlp": [.province: 99, .city: 99, .district: 99, .town: 99],
-        "nca-dev": [.province: 98.5, .city: 98.5, .district: 88, .town: 84],
+        "nca-dev": [.province: 98.5, .city: 98.5, .district: 88.5, .town: 84.5],
         "nca-test": [.province: 98.5, .city: 98.5, .district: 89.5, .town: 84.5],
         "zh-address-parse-java": [.province: 99, .city: 99, .district: 99, .town: 90],
     ]

@@ -70,6 +70,9 @@ struct AddressParser {
         var weakStart = false
         /// The last region was read by its short name, so a suffix may follow.
         var lastShort = false
+        /// Words inside the address that name nothing (海宁市华佳印刷机有限公司丁桥镇…), left
+        /// unmatched with the rest.
+        var noise: [Range<Int>] = []
         /// Other regions the text reads as well as the last of `chain` (四季青街道 alone: one
         /// in Hangzhou, one in Handan).
         var namesakes: [RegionCache.Entry] = []
@@ -155,6 +158,8 @@ struct AddressParser {
     /// (长安街, 南京路, 天安门, 中山大道), not a region.
     static let streetWords = Words(["路", "街", "巷", "弄", "胡同", "门", "桥", "号", "道", "大街", "大道", "广场", "大厦", "公园",
                                     "环路", "东路", "西路", "南路", "北路", "中路", "东街", "西街", "南街", "北街", "中街"])
+    /// Words that, right after a region's full name, make it a road's (丁桥镇路), not the region.
+    static let roadWords = Words(["路", "街", "大街", "大道", "巷", "弄", "道"])
     /// Words that, right after a town's short name, show a place named after it (坎墩工业园区,
     /// 城南家园, 新桥工业园): the town itself only when its district was just read (坎墩 under
     /// 慈溪市), never at the start of an address or under a district it is not in.
@@ -314,7 +319,41 @@ struct AddressParser {
             }
         }
         if best.read > 0, let again = try restated(best, text) { return again }
-        return try placedLater(best, text) ?? best
+        let placed = try placedLater(best, text) ?? best
+        return try continuedLater(placed, text) ?? placed
+    }
+
+    /// 海宁市华佳印刷机有限公司丁桥镇广场路182号, 浙江省委托件杭州市…: the address goes on after
+    /// words that name nothing, with a region under the last one read, written in full (so not
+    /// a short name inside a company's or street's name): it is read from there, the words
+    /// between left unmatched.
+    func continuedLater(_ best: Path, _ text: [Character]) throws -> Path? {
+        guard let last = best.chain.last, last.level < .town, best.zone == nil else { return nil }
+        var at = best.consumed + 1
+        while at < text.count - 1 {
+            defer { at += 1 }
+            // Full names only, looked up directly: most places start no name at all.
+            let found = wholeNames(startingAt: text[at...]).contains { name in
+                name.text.count >= 3 && !Self.roadWords.start(text[(at + name.text.count)...])
+                    && names.codes(name.text, name.key, short: false).contains {
+                        $0 != last.code && AdminCode($0).isWithin(AdminCode(last.code), level: last.level)
+                    }
+            }
+            guard found else { continue }
+            var later = try parse(text, scope: last, from: at)
+            let scoped = try lineage(last).count
+            guard later.chain.count > scoped else { continue }
+            // The path as read, then the rest: the words skipped are noise, kept unmatched.
+            later.chain = best.chain + later.chain.dropFirst(scoped)
+            later.ends = best.ends + later.ends.dropFirst(scoped)
+            later.start = best.start
+            later.filler += best.filler + (at - best.consumed)
+            later.shortMatches += best.shortMatches
+            later.formers = best.formers + later.formers
+            later.noise.append(best.consumed..<at)
+            return later
+        }
+        return nil
     }
 
     /// A second address, from its province, after the first (…漯河市召陵区中国浙江省杭州市淳安县…:
@@ -422,7 +461,11 @@ struct AddressParser {
                 if !atTown, let last = path.chain.last {
                     for e in try lineage(last) + path.chain.dropLast() {
                         if Self.starts(rest, with: e.name) { over.append(e.name.count) }
-                        if let s = e.shortName, s.count >= 2, Self.starts(rest, with: s) { over.append(s.count) }
+                        if let s = e.shortName, s.count >= 2, Self.starts(rest, with: s) {
+                            // With a suffix of its level, maybe a former one (玉环市 written 玉环县).
+                            let suffix = Self.suffixes(e.level).first { Self.starts(rest.dropFirst(s.count), with: $0) }
+                            over.append(s.count + (suffix?.count ?? 0))
+                        }
                     }
                 }
                 for (n, isSuffix) in Set(over).map({ ($0, false) }) + Set(suffixes).map({ ($0, true) }) {
@@ -453,7 +496,11 @@ struct AddressParser {
                         && !AdminCode($0.entry.code).isWithin(AdminCode(parent.code), level: parent.level)
                         && AdminCode($0.entry.code).isWithin(AdminCode(above.code), level: above.level)
                 }
-                if outside.count == 1 { moved = [outside[0].entry.code] }
+                // Only across a boundary that has changed (see `ChangedRegions`): 鹿城区南塘 is not
+                // 乐清市's 南塘镇, 临海市东城镇 not 黄岩区's 东城街道.
+                if outside.count == 1, let now = outside[0].entry.parent, ChangedRegions.mayHaveTraded(parent.code, now) {
+                    moved = [outside[0].entry.code]
+                }
             }
             for m in matches {
                 // A zone in a region already named (长春市朝阳区长春经开区…): read, noted.
