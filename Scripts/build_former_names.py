@@ -22,8 +22,11 @@ districts whose code is new since 2000 or that took in a former unit since 2000 
 jionlp rows above, and every cpca row, whose change came after cpca's list). A town can only
 have left a district across a boundary that changed, so the geocoder takes a town written under
 a district that no longer holds it (余杭区乔司 → 临平区) only where one of the two is listed here.
-    new      a code the seed has and cpca's list (before 2021) lacks, or a quhua 新设 event;
-    gained   the target of a former name or code of the year 2000 or later (or of cpca's list).
+    new      a code the seed has and cpca's list (before 2021) lacks, or a quhua 新设 event,
+             unless the code only renamed a unit (玉环县 → 玉环市, same short form);
+    gained   the target of another unit's former name or code, of the year 2000 or later (or
+             from cpca's list): 江东区 → 鄞州区 in 2016; or the successor of a unit abolished
+             (撤销) since 2000: 宣化县 → 宣化区 in 2016.
 
     python3 Scripts/build_former_names.py --data ../shared/data --seed seed
 """
@@ -33,6 +36,14 @@ from collections import defaultdict
 csv.field_size_limit(1 << 30)
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GENERIC = {"郊区", "城区", "市辖区", "矿区", "市区", "县", "新区", "开发区", "林区", "工农区"}
+
+
+def short_form(name):
+    """襄樊市 → 襄樊, 玉环县 → 玉环: as FormerNames.shortForm."""
+    for suffix in ("自治县", "自治州", "自治旗", "地区", "林区", "市", "县", "区", "盟", "旗"):
+        if name.endswith(suffix) and len(name) - len(suffix) >= 2:
+            return name[: -len(suffix)]
+    return name
 
 
 def main():
@@ -127,16 +138,25 @@ def main():
     # Regions whose code or extent changed since 2000.
     changed = {}
     cpca_codes = {r["adcode"][:6] for r in csv.DictReader(open(os.path.join(args.data, "admin/cpca_adcodes_centers.csv"), encoding="utf-8-sig"))}
+    # A unit renamed or made a city or district keeps its extent (玉环县 → 玉环市): its former
+    # name has the same short form as today's.
+    renamed = {code for name, old, code, year, src in out if short_form(name) == short_form(regions[code]["name"])}
     for c in regions:
-        if c not in cpca_codes:
+        if c not in cpca_codes and c not in renamed:
             changed[c] = (0, "new")
     for e in json.load(open(os.path.join(args.data, "codes/quhua_admin_changes_1980_2020.json")))["events"]:
         code = (e["new"]["code"] or "")[:6]
         if e["type"] == "新设" and e["year"] >= 2000 and code in regions:
             changed[code] = (e["year"], "new")
     for name, old, code, year, src in out:
-        if (year >= 2000 or src == "cpca") and code not in changed:
+        if (year >= 2000 or src == "cpca") and code not in changed and short_form(name) != short_form(regions[code]["name"]):
             changed[code] = (year, "gained")
+    # A unit abolished (撤销) since 2000 went to its successor, whatever the names: 宣化县 → 宣化区.
+    for e in ev:
+        if e["type"] == "撤销" and e["year"] >= 2000 and e["new"]["code"]:
+            target = resolve(e["new"]["code"][:6], e["new"]["name"], e["year"])
+            if target and target not in changed:
+                changed[target] = (e["year"], "gained")
     changed_out = os.path.join(os.path.dirname(args.out), "changed_regions.tsv")
     with open(changed_out, "w", encoding="utf-8", newline="\n") as fh:
         fh.write("code\tname\tyear\treason\n")

@@ -129,7 +129,12 @@ struct AddressParser {
         guard let first = text.first?.unicodeScalars.first, suffixFirsts.contains(first) else { return false }
         let (own, others) = levelSuffixes[level.rawValue]
         return others.contains { starts(text, with: $0) } && !own.contains { starts(text, with: $0) }
+            && !notSuffixes.start(text)
     }
+
+    /// Words that start with a level's suffix but are none (杭州旗舰店: a flagship store, not a
+    /// banner named 杭州).
+    static let notSuffixes = Words(["旗舰", "区域", "县城", "镇店"])
 
     /// First scalars, not Characters: hashing a Character normalises it first.
     private static let suffixFirsts = Set(RegionLevel.allCases.flatMap { suffixes($0) }.compactMap(\.unicodeScalars.first))
@@ -497,7 +502,7 @@ struct AddressParser {
                         && AdminCode($0.entry.code).isWithin(AdminCode(above.code), level: above.level)
                 }
                 // Only across a boundary that has changed (see `ChangedRegions`): 鹿城区南塘 is not
-                // 乐清市's 南塘镇, 临海市东城镇 not 黄岩区's 东城街道.
+                // 乐清市's 南塘镇, 临海市东城镇 not 黄岩区's 东城街道, 玉环县城北 not 温岭's 城北街道.
                 if outside.count == 1, let now = outside[0].entry.parent, ChangedRegions.mayHaveTraded(parent.code, now) {
                     moved = [outside[0].entry.code]
                 }
