@@ -19,9 +19,9 @@ A name is kept only where it differs from the name the code has today, and never
 
 It also writes changed_regions.tsv beside it (code, name, year, reason): today's cities and
 districts whose code is new since 2000 or that took in a former unit since 2000 (the quhua and
-jionlp rows above, and every cpca row, whose change came after cpca's list). A town can only
-have left a district across a boundary that changed, so the geocoder takes a town written under
-a district that no longer holds it (余杭区乔司 → 临平区) only where one of the two is listed here.
+jionlp rows above, and every cpca row, whose change came after cpca's list). A heuristic for
+the geocoder, as there is no history of towns: it takes a town written under a district that no
+longer holds it (余杭区乔司 → 临平区) only where one of the two is listed here.
     new      a code the seed has and cpca's list (before 2021) lacks, or a quhua 新设 event,
              unless the code only renamed a unit (玉环县 → 玉环市, same short form);
     gained   the target of another unit's former name or code, of the year 2000 or later (or

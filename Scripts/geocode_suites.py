@@ -85,24 +85,27 @@ def load_renamed(root):
 
 
 def load_town_holders(root):
-    """Town short forms → (district, city) names of the seed's towns so named today."""
+    """Town short forms → (district, city, province) names of the seed's towns so named today."""
     import csv
     rows = {r["code"]: r for r in csv.DictReader(open(os.path.join(root, "seed", "regions.csv"), encoding="utf-8"))}
     holders = {}
     for r in rows.values():
         if r["level"] == "town" and r["parent"] in rows:
             d = rows[r["parent"]]
-            c = rows.get(d["parent"], {"name": ""})
-            holders.setdefault(stem(r["name"]), set()).add((d["name"], c["name"]))
+            c = rows.get(d["parent"], {"name": "", "parent": ""})
+            p = rows.get(c["parent"], c)  # a municipality's districts sit under the province
+            holders.setdefault(stem(r["name"]), set()).add((d["name"], c["name"], p["name"]))
     return holders
 
 
 def today_holders(expected, holders):
-    """Districts of the expected city holding the expected town today, when the expected
-    district holds none so named (the town moved, or the label is older than the change)."""
-    if not expected["town"] or not expected["district"]:
+    """Districts of the expected province and city holding the expected town today, when the
+    expected district holds none so named (the town moved, or the label is older than the
+    change). Nothing when the case names no city."""
+    if not expected["town"] or not expected["district"] or not expected["city"] or not expected["province"]:
         return ()
-    found = [d for d, c in holders.get(stem(expected["town"]), ()) if not expected["city"] or matches(expected["city"], c)]
+    found = [d for d, c, p in holders.get(stem(expected["town"]), ())
+             if matches(expected["city"], c) and matches(expected["province"], p)]
     if any(matches(expected["district"], d) for d in found):
         return ()
     return found

@@ -55,6 +55,9 @@ import Testing
         ("浙江省委托件杭州市西湖区", "330106", "", "委托件"),
         ("浙江省宁波市慈溪市新塘路891号附海镇", "330282", "330282108", "新塘路891号"),
         ("浙江省台州市玉环县玉环县玉城街道", "331083", "331083001", ""),  // 玉环市 once 玉环县, written twice
+        ("北京市某某科技有限公司北京市朝阳区望京街道", "110105", "110105026", "某某科技有限公司"),
+        // A shop named after a town says nothing of where the address is.
+        ("杭州市萧山区市心北路188号瓜沥镇土菜馆", "330109", "", "市心北路188号瓜沥镇土菜馆"),
     ])
     func realWorldText(_ address: String, _ adcode: String, _ town: String, _ unmatched: String) throws {
         let g = try #require(try repo.geocode(address), "\(address)")

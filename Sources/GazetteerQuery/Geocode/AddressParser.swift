@@ -340,6 +340,7 @@ struct AddressParser {
             // Full names only, looked up directly: most places start no name at all.
             let found = wholeNames(startingAt: text[at...]).contains { name in
                 name.text.count >= 3 && !Self.roadWords.start(text[(at + name.text.count)...])
+                    && !Self.namesAShop(text[(at + name.text.count)...])
                     && names.codes(name.text, name.key, short: false).contains {
                         $0 != last.code && AdminCode($0).isWithin(AdminCode(last.code), level: last.level)
                     }
@@ -355,11 +356,34 @@ struct AddressParser {
             later.filler += best.filler + (at - best.consumed)
             later.shortMatches += best.shortMatches
             later.formers = best.formers + later.formers
-            later.noise.append(best.consumed..<at)
+            // Names of the regions read, written again just before (北京市某某公司北京市朝阳区,
+            // 吉林省某某公司吉林市船营区), are read over, not noise.
+            var end = at
+            if let deepest = later.chain.last {
+                let written = try lineage(deepest).flatMap { e in [e.name] + (e.shortName.map { [$0] } ?? []) }.filter { $0.count >= 2 }
+                while let n = written.first(where: { end - $0.count >= best.consumed && text[(end - $0.count)..<end].elementsEqual($0) }) {
+                    end -= n.count
+                }
+            }
+            later.noise.append(best.consumed..<end)
             return later
         }
         return nil
     }
+
+    /// Whether the text after a town's name names a shop or branch named after it (瓜沥镇土菜馆,
+    /// 临浦镇小吃店, 瓜沥镇支行) before any road or number: such a name says nothing of where
+    /// the address is.
+    static func namesAShop(_ text: ArraySlice<Character>) -> Bool {
+        var rest = text.prefix(8)
+        while let c = rest.first, !(c.isASCII && c.isNumber), !roadWords.start(rest) {
+            if shopWords.start(rest) { return true }
+            rest = rest.dropFirst()
+        }
+        return false
+    }
+
+    static let shopWords = Words(["店", "馆", "支行", "分行", "超市", "酒楼", "餐厅", "饭庄", "酒家", "食府", "营业厅", "营业部", "门市"])
 
     /// A second address, from its province, after the first (…漯河市召陵区中国浙江省杭州市淳安县…:
     /// a label's default region, then the real one): the later is the address.
