@@ -22,6 +22,9 @@ struct KeywordSearcher {
         var nameLength: Int
         /// A functional zone (长春经开区): a region hit of its own code, placed in `adcode`.
         var zone: FunctionalZones.Zone? = nil
+        /// The distance from the search's location, when it was measured before the row was
+        /// read (then `location` and `adcode` are not read).
+        var distance: Double? = nil
     }
 
     /// A range of codes (inclusive) that lie inside a region: its descendants and itself.
@@ -194,6 +197,26 @@ struct KeywordSearcher {
             _ = try statement.rows(values) { try body($0) }
             i = end
         }
+    }
+
+    /// Candidates of POIs whose distances are known, in order of (distance, rowid): ranking
+    /// without a category or a preferred city needs only the name's length besides, and only to
+    /// order POIs at the same distance, so only those rows are read.
+    func measuredCandidates(_ nearest: ArraySlice<(Int64, Double)>, match: SearchHit.Match) throws -> [Candidate] {
+        var out = nearest.map {
+            Candidate(isRegion: false, key: $0.0, match: match, level: 4, location: nil, adcode: nil, nameLength: 0, distance: $0.1)
+        }
+        var tied: [Int64: Int] = [:]  // rowid → index in `out`, for rows sharing a distance
+        for i in out.indices.dropFirst() where out[i].distance == out[i - 1].distance {
+            tied[out[i - 1].key] = i - 1
+            tied[out[i].key] = i
+        }
+        if !tied.isEmpty {
+            try eachPOI(tied.keys.sorted(), columns: "length(name)") { s in
+                if let i = tied[s.int64(0)] { out[i].nameLength = s.int(1) }
+            }
+        }
+        return out
     }
 
     /// The candidates of these rowids that pass the category filter, with what ranking needs.
