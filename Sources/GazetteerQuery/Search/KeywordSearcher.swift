@@ -139,11 +139,11 @@ struct KeywordSearcher {
                   SELECT f.rowid, p.lng, p.lat FROM poi_fts f JOIN poi p ON p.rowid = f.rowid
                   WHERE poi_fts MATCH ?\(scopeSQL.replacingOccurrences(of: "+adcode", with: "+p.adcode")) LIMIT ?
                   """
-                : "SELECT f.rowid, p.lng, p.lat FROM (SELECT rowid FROM poi_fts WHERE poi_fts MATCH ? LIMIT ?) f LEFT JOIN poi p ON p.rowid = f.rowid"
+                : "SELECT f.rowid, p.a0, p.a1 FROM (SELECT rowid FROM poi_fts WHERE poi_fts MATCH ? LIMIT ?) f LEFT JOIN \(Self.points) p ON p.rowid = f.rowid"
             var measured: [(Int64, Double)] = []
             measured.reserveCapacity(Self.cap)
             substring.reserveCapacity(Self.cap)
-            _ = try db.cachedStatement(sql).rows([.text(match)] + scopeValues + [cap]) { s in
+            try Self.each(db.cachedStatement(sql), [.text(match)] + scopeValues + [cap]) { s in
                 let rowid = s.int64(0)
                 substring.append(rowid)
                 if !s.isNull(1) {
@@ -174,6 +174,11 @@ struct KeywordSearcher {
         return (order, distances)
     }
 
+    /// The exact coordinates of every POI by rowid, narrow: the table where the R*Tree keeps its
+    /// auxiliary columns (`lng`, `lat` of `poi_rtree` as `a0`, `a1`, the importer writes them
+    /// from the same row). A look-up there costs less than one in the wide `poi` table.
+    static let points = "poi_rtree_rowid"
+
     /// Calls `body` with a row of `columns` (after the rowid, column 0) for each POI of
     /// `rowids`, in rowid order: one cached statement per hundred rowids, so SQLite makes the
     /// look-ups in one call instead of one statement round trip per row.
@@ -194,9 +199,18 @@ struct KeywordSearcher {
                 values[k] = .null
                 k += 1
             }
-            _ = try statement.rows(values) { try body($0) }
+            try Self.each(statement, values, body)
             i = end
         }
+    }
+
+    /// Runs `statement` with `values`, calling `body` on each row. Unlike `Statement.rows` it
+    /// builds no array: that one is generic across modules, so every row appended looked up
+    /// the array's type metadata, more work than a thousand-row window's rows themselves.
+    private static func each(_ statement: Statement, _ values: [SQLiteValue], _ body: (Statement) throws -> Void) throws {
+        try statement.bind(values)
+        defer { statement.reset() }
+        while try statement.step() { try body(statement) }
     }
 
     /// Candidates of POIs whose distances are known, in order of (distance, rowid): ranking
