@@ -120,6 +120,7 @@ extension Repository {
             }
             let page = ranked.dropFirst(max(0, start - rankedFrom)).prefix(options.limit)
             let finder = POIFinder(db: db)
+            var chains: [Int64: [RegionLevel: Region]] = [:]  // by adcode: a page's POIs often share a district
             let hits = try page.map { c -> SearchHit in
                 let d = distance(c)
                 if let z = c.zone, let holder = try regions.entry(z.region, db) {
@@ -139,7 +140,9 @@ extension Repository {
                                      district: chain[.district])
                 }
                 let poi = try finder.load([c.key], system: options.system)[0]
-                let chain = try regionsOf(adcode: poi.adcode.flatMap { Int64($0) }, db: db, system: options.system)
+                let adcode = poi.adcode.flatMap { Int64($0) }
+                let chain = try adcode.flatMap { chains[$0] } ?? regionsOf(adcode: adcode, db: db, system: options.system)
+                if let adcode { chains[adcode] = chain }
                 return SearchHit(kind: .poi(poi), match: c.match, distance: d.isFinite ? d : nil,
                                  province: chain[.province], city: chain[.city], district: chain[.district])
             }
