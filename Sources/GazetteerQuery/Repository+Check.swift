@@ -179,11 +179,16 @@ private struct CheckRunner {
         let extra = try offenders("SELECT id FROM poi_rtree WHERE id NOT IN (SELECT rowid FROM poi) ORDER BY id") {
             "poi_rtree entry \($0.int64(0)) has no POI"
         }
+        // Search ranks by the R*Tree's copy of the coordinates (`KeywordSearcher.points`).
+        let moved = try offenders("""
+            SELECT p.id FROM poi p JOIN \(KeywordSearcher.points) r ON r.rowid = p.rowid
+            WHERE r.a0 IS NOT p.lng OR r.a1 IS NOT p.lat ORDER BY p.rowid
+            """) { "POI \($0.text(0)) has other coordinates in poi_rtree than in poi" }
         let pois = try count("SELECT count(*) FROM poi")
         let entries = try count("SELECT count(*) FROM poi_rtree")
         return result(.poiPoints, ok: "\(entries) poi_rtree entries for \(pois) POIs",
-                      failed: { _ in "poi_rtree has \(entries) entries for \(pois) POIs (\(missing.count) missing, \(extra.count) extra)" },
-                      (missing.count + extra.count, Array((missing.first + extra.first).prefix(Self.limit))))
+                      failed: { _ in "poi_rtree has \(entries) entries for \(pois) POIs (\(missing.count) missing, \(extra.count) extra, \(moved.count) moved)" },
+                      (missing.count + extra.count + moved.count, Array((missing.first + extra.first + moved.first).prefix(Self.limit))))
     }
 
     private func boundaries() throws -> Check {

@@ -43,6 +43,7 @@ extension Repository {
             }
             let (poiClasses, substringDistances) = try searcher.poiClasses(q, scope: options.cityLimit ? scope : nil, origin: origin)
             func distance(_ c: KeywordSearcher.Candidate) -> Double {
+                if let d = c.distance { return d }
                 guard let origin, let l = c.location else { return .infinity }
                 return origin.distance(to: l)
             }
@@ -72,6 +73,7 @@ extension Repository {
                 // rows are filtered and preferred.
                 let window = category.isEmpty && scope == nil ? Self.rankedClassLimit : Self.filteredClassLimit
                 var order = rowids
+                var nearest: ArraySlice<(Int64, Double)>?  // `order` with distances, when measured
                 if let origin, rowids.count > window {
                     // Nearest first among the class's rows (at most `cap`): measured from the
                     // stored coordinates, cheaper than growing R*Tree boxes around sparse matches.
@@ -85,9 +87,16 @@ extension Repository {
                         }
                     }
                     // Only the rows a page can reach are put in order (window, then the tail).
-                    order = Self.nearestFirst(&measured, count: window + end).map(\.0)
+                    nearest = Self.nearestFirst(&measured, count: window + end)
+                    order = nearest!.map(\.0)
                 }
-                let pois = try searcher.poiDetails(order.prefix(window), match: match, category: category)
+                // Measured rows ranked with neither a category nor a preferred city need no more
+                // than their distances until the page is chosen.
+                let pois = if let nearest, category.isEmpty, scope == nil {
+                    try searcher.measuredCandidates(nearest.prefix(window), match: match)
+                } else {
+                    try searcher.poiDetails(order.prefix(window), match: match, category: category)
+                }
                 let classSize = category.isEmpty ? regs.count + rowids.count : regs.count + pois.count
                 if total >= end || total + classSize <= start {
                     if total + classSize <= start { rankedFrom += classSize }
@@ -111,6 +120,7 @@ extension Repository {
             }
             let page = ranked.dropFirst(max(0, start - rankedFrom)).prefix(options.limit)
             let finder = POIFinder(db: db)
+            var chains: [Int64: [RegionLevel: Region]] = [:]  // by adcode: a page's POIs often share a district
             let hits = try page.map { c -> SearchHit in
                 let d = distance(c)
                 if let z = c.zone, let holder = try regions.entry(z.region, db) {
@@ -130,7 +140,9 @@ extension Repository {
                                      district: chain[.district])
                 }
                 let poi = try finder.load([c.key], system: options.system)[0]
-                let chain = try regionsOf(adcode: c.adcode, db: db, system: options.system)
+                let adcode = poi.adcode.flatMap { Int64($0) }
+                let chain = try adcode.flatMap { chains[$0] } ?? regionsOf(adcode: adcode, db: db, system: options.system)
+                if let adcode { chains[adcode] = chain }
                 return SearchHit(kind: .poi(poi), match: c.match, distance: d.isFinite ? d : nil,
                                  province: chain[.province], city: chain[.city], district: chain[.district])
             }

@@ -24,6 +24,7 @@ import Testing
     @Test(.tags(.fast), arguments: [
         ("DELETE FROM region_rtree WHERE id = 330106", IntegrityReport.CheckName.regionBoxes, "330106"),
         ("DELETE FROM poi_rtree WHERE id = 1", .poiPoints, "p1"),
+        ("UPDATE poi SET lat = lat + 0.01 WHERE id = 'p2'", .poiPoints, "p2"),
         ("PRAGMA foreign_keys = OFF; UPDATE region SET parent = 990000 WHERE code = 110101", .regionParents, "110101"),
         ("PRAGMA foreign_keys = OFF; UPDATE region SET parent = 990000 WHERE code = 110101", .foreignKeys, "region"),
         ("UPDATE region SET parent = 110000 WHERE code = 330106", .regionCodes, "330106"),

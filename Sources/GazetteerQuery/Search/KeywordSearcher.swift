@@ -22,6 +22,9 @@ struct KeywordSearcher {
         var nameLength: Int
         /// A functional zone (长春经开区): a region hit of its own code, placed in `adcode`.
         var zone: FunctionalZones.Zone? = nil
+        /// The distance from the search's location, when it was measured before the row was
+        /// read (then `location` and `adcode` are not read).
+        var distance: Double? = nil
     }
 
     /// A range of codes (inclusive) that lie inside a region: its descendants and itself.
@@ -136,11 +139,11 @@ struct KeywordSearcher {
                   SELECT f.rowid, p.lng, p.lat FROM poi_fts f JOIN poi p ON p.rowid = f.rowid
                   WHERE poi_fts MATCH ?\(scopeSQL.replacingOccurrences(of: "+adcode", with: "+p.adcode")) LIMIT ?
                   """
-                : "SELECT f.rowid, p.lng, p.lat FROM (SELECT rowid FROM poi_fts WHERE poi_fts MATCH ? LIMIT ?) f LEFT JOIN poi p ON p.rowid = f.rowid"
+                : "SELECT f.rowid, p.a0, p.a1 FROM (SELECT rowid FROM poi_fts WHERE poi_fts MATCH ? LIMIT ?) f LEFT JOIN \(Self.points) p ON p.rowid = f.rowid"
             var measured: [(Int64, Double)] = []
             measured.reserveCapacity(Self.cap)
             substring.reserveCapacity(Self.cap)
-            _ = try db.cachedStatement(sql).rows([.text(match)] + scopeValues + [cap]) { s in
+            try Self.each(db.cachedStatement(sql), [.text(match)] + scopeValues + [cap]) { s in
                 let rowid = s.int64(0)
                 substring.append(rowid)
                 if !s.isNull(1) {
@@ -171,6 +174,11 @@ struct KeywordSearcher {
         return (order, distances)
     }
 
+    /// The exact coordinates of every POI by rowid, narrow: the table where the R*Tree keeps its
+    /// auxiliary columns (`lng`, `lat` of `poi_rtree` as `a0`, `a1`, the importer writes them
+    /// from the same row). A look-up there costs less than one in the wide `poi` table.
+    static let points = "poi_rtree_rowid"
+
     /// Calls `body` with a row of `columns` (after the rowid, column 0) for each POI of
     /// `rowids`, in rowid order: one cached statement per hundred rowids, so SQLite makes the
     /// look-ups in one call instead of one statement round trip per row.
@@ -191,9 +199,38 @@ struct KeywordSearcher {
                 values[k] = .null
                 k += 1
             }
-            _ = try statement.rows(values) { try body($0) }
+            try Self.each(statement, values, body)
             i = end
         }
+    }
+
+    /// Runs `statement` with `values`, calling `body` on each row. Unlike `Statement.rows` it
+    /// builds no array: that one is generic across modules, so every row appended looked up
+    /// the array's type metadata, more work than a thousand-row window's rows themselves.
+    private static func each(_ statement: Statement, _ values: [SQLiteValue], _ body: (Statement) throws -> Void) throws {
+        try statement.bind(values)
+        defer { statement.reset() }
+        while try statement.step() { try body(statement) }
+    }
+
+    /// Candidates of POIs whose distances are known, in order of (distance, rowid): ranking
+    /// without a category or a preferred city needs only the name's length besides, and only to
+    /// order POIs at the same distance, so only those rows are read.
+    func measuredCandidates(_ nearest: ArraySlice<(Int64, Double)>, match: SearchHit.Match) throws -> [Candidate] {
+        var out = nearest.map {
+            Candidate(isRegion: false, key: $0.0, match: match, level: 4, location: nil, adcode: nil, nameLength: 0, distance: $0.1)
+        }
+        var tied: [Int64: Int] = [:]  // rowid → index in `out`, for rows sharing a distance
+        for i in out.indices.dropFirst() where out[i].distance == out[i - 1].distance {
+            tied[out[i - 1].key] = i - 1
+            tied[out[i].key] = i
+        }
+        if !tied.isEmpty {
+            try eachPOI(tied.keys.sorted(), columns: "length(name)") { s in
+                if let i = tied[s.int64(0)] { out[i].nameLength = s.int(1) }
+            }
+        }
+        return out
     }
 
     /// The candidates of these rowids that pass the category filter, with what ranking needs.
