@@ -100,7 +100,7 @@ import Testing
                 #expect(listed.sorted() == rows.sorted(), "point \(i)")
                 found += rows.count
             }
-            #expect(found > points.count)
+            #expect(found > 100)  // the boxes do hold POIs
         }
     }
 

@@ -72,29 +72,34 @@ package struct POICells: Sendable {
         let rows = (Int((maxLat - minLat) / c) + 1 + 7) / 8 * 8
         let blockColumns = columns / 8
         func cell(_ v: Float, _ origin: Double, _ count: Int) -> Int { Swift.min(count - 1, Swift.max(0, Int((Double(v) - origin) / c))) }
-        // Each POI's cells, as (block, bit); a point's box spans one cell, or two at an edge.
+        // Per POI, the block and bit of its box's minimum corner (block -1: a wide box); the
+        // other cells of a box (a point's spans one, or two at an edge) as extra marks.
         var blockBits = [UInt64](repeating: 0, count: (blockColumns * (rows / 8) + 63) / 64)
+        var cornerBlock = [Int](repeating: -1, count: ids.count), cornerBit = [UInt8](repeating: 0, count: ids.count)
         var marks: [(block: Int, bit: Int)] = []
-        marks.reserveCapacity(boxes.count / 4)
-        // Per POI: the block and bit of its minimum corner (block -1: a wide box).
-        var corners: [(block: Int, bit: UInt8)] = []
-        corners.reserveCapacity(ids.count)
         var wideIDs: [Int64] = [], wideBoxes: [Float] = []
-        for i in stride(from: 0, to: boxes.count, by: 4) {
-            let (x0, x1) = (cell(boxes[i], minLng, columns), cell(boxes[i + 1], minLng, columns))
-            let (y0, y1) = (cell(boxes[i + 2], minLat, rows), cell(boxes[i + 3], minLat, rows))
-            if x1 - x0 > 1 || y1 - y0 > 1 {
-                corners.append((-1, 0))
-                wideIDs.append(ids[i / 4])
-                wideBoxes.append(contentsOf: boxes[i..<(i + 4)])
-            } else {
-                corners.append(((y0 >> 3) * blockColumns + (x0 >> 3), UInt8((y0 & 7) << 3 | (x0 & 7))))
-            }
-            for y in y0...y1 {
-                for x in x0...x1 {
-                    let block = (y >> 3) * blockColumns + (x >> 3)
-                    blockBits[block >> 6] |= 1 << UInt64(block & 63)
-                    marks.append((block, (y & 7) << 3 | (x & 7)))
+        boxes.withUnsafeBufferPointer { boxes in
+            for n in ids.indices {
+                let i = 4 * n
+                let (x0, x1) = (cell(boxes[i], minLng, columns), cell(boxes[i + 1], minLng, columns))
+                let (y0, y1) = (cell(boxes[i + 2], minLat, rows), cell(boxes[i + 3], minLat, rows))
+                let block = (y0 >> 3) * blockColumns + (x0 >> 3)
+                blockBits[block >> 6] |= 1 << UInt64(block & 63)
+                if x1 - x0 > 1 || y1 - y0 > 1 {
+                    wideIDs.append(ids[n])
+                    wideBoxes.append(contentsOf: boxes[i..<(i + 4)])
+                    marks.append((block, (y0 & 7) << 3 | (x0 & 7)))
+                } else {
+                    cornerBlock[n] = block
+                    cornerBit[n] = UInt8((y0 & 7) << 3 | (x0 & 7))
+                }
+                guard x0 != x1 || y0 != y1 else { continue }
+                for y in y0...y1 {
+                    for x in x0...x1 where x != x0 || y != y0 {
+                        let block = (y >> 3) * blockColumns + (x >> 3)
+                        blockBits[block >> 6] |= 1 << UInt64(block & 63)
+                        marks.append((block, (y & 7) << 3 | (x & 7)))
+                    }
                 }
             }
         }
@@ -110,25 +115,26 @@ package struct POICells: Sendable {
             return Int(ranks[word]) + below.nonzeroBitCount
         }
         for m in marks { blocks[index(m.block)] |= 1 << UInt64(m.bit) }
-        // The POIs block by block: count, then place.
+        // The POIs block by block: count (each corner's block replaced by its index), then place.
         var starts = [UInt32](repeating: 0, count: total + 1)
-        var slot = [Int](repeating: -1, count: corners.count)
-        for (i, corner) in corners.enumerated() where corner.block >= 0 {
-            let b = index(corner.block)
-            slot[i] = b
+        for n in cornerBlock.indices where cornerBlock[n] >= 0 {
+            let b = index(cornerBlock[n])
+            cornerBlock[n] = b
+            blocks[b] |= 1 << UInt64(cornerBit[n])
             starts[b + 1] += 1
         }
         for b in 0..<total { starts[b + 1] += starts[b] }
         let listed = Int(starts[total])
         var placedIDs = [Int64](repeating: 0, count: listed), placedBoxes = [Float](repeating: 0, count: 4 * listed)
         var cellOf = [UInt8](repeating: 0, count: listed)
-        var next = starts.map(Int.init)
-        for (i, b) in slot.enumerated() where b >= 0 {
-            let at = next[b]
+        var next = starts
+        for n in cornerBlock.indices where cornerBlock[n] >= 0 {
+            let b = cornerBlock[n], at = Int(next[b])
             next[b] += 1
-            placedIDs[at] = ids[i]
-            for k in 0..<4 { placedBoxes[4 * at + k] = boxes[4 * i + k] }
-            cellOf[at] = corners[i].bit
+            placedIDs[at] = ids[n]
+            placedBoxes[4 * at] = boxes[4 * n]; placedBoxes[4 * at + 1] = boxes[4 * n + 1]
+            placedBoxes[4 * at + 2] = boxes[4 * n + 2]; placedBoxes[4 * at + 3] = boxes[4 * n + 3]
+            cellOf[at] = cornerBit[n]
         }
         (self.starts, self.ids, self.boxes, self.cellOf, self.wideIDs, self.wideBoxes) = (starts, placedIDs, placedBoxes, cellOf, wideIDs, wideBoxes)
         (originLng, originLat, cellDegrees) = (minLng, minLat, c)
