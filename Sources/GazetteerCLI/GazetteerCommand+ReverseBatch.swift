@@ -13,7 +13,10 @@ extension GazetteerCommand.Reverse {
         // (`Repository.placeBatch`, `RegeoLines`), kept per thread across blocks.
         let listsPOIs = radius > 0 && limit > 0
         let workers = BatchWorkers(system: system)
-        let fileBytes = path == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        // The size of the file opened, not of the path: a symlink's own size (or stdin's
+        // none) would leave the first blocks of a large batch to the slow path.
+        var status = stat()
+        let fileBytes = fstat(input.fileDescriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : nil
         let reader = LineReader(handle: input)
         let output = FileHandle.standardOutput
         var failed = 0

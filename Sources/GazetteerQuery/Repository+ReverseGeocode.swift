@@ -101,7 +101,7 @@ extension Repository {
         var pois: [POIDistance] = []
         if radius > 0 && poiLimit > 0
             && locator.mayHavePOIs(in: BoundingBox.around(p, radius: radius + POIFinder.boxSlack)) {
-            let finder = POIFinder(db: db)
+            let finder = POIFinder(db: db, boxes: locator.poiCells)
             let hits = try finder.nearest(p, radius: radius, offset: 0, limit: poiLimit)
             pois = try withRegions(try finder.load(hits.map(\.rowid), system: system), hits, db: db, system: system)
         }
@@ -124,7 +124,7 @@ extension Repository {
         if let last = pois.last, last.distance >= Self.landmarkReach { return nil } // the list already covers the reach
         // The box POIFinder.nearest asks the R*Tree for first (it starts at 300 m at most).
         if !locator.mayHavePOIs(in: BoundingBox.around(p, radius: Self.landmarkReach + POIFinder.boxSlack)) { return nil }
-        let finder = POIFinder(db: db)
+        let finder = POIFinder(db: db, boxes: locator.poiCells)
         let near = try finder.nearest(p, radius: Self.landmarkReach, offset: 0, limit: 10)
         return try finder.load(near.map(\.rowid), system: .gcj02).first { usable($0.typecode) }?.name
     }

@@ -9,6 +9,11 @@ package enum RTreeLeaves {
     /// 32-bit box that contains the row's values). False, having called nothing, when the
     /// nodes are not laid out as expected (then read the virtual table).
     package static func forEachBox(_ db: Connection, table: String, _ body: (Float, Float, Float, Float) -> Void) throws -> Bool {
+        try forEachEntry(db, table: table) { _, x0, x1, y0, y1 in body(x0, x1, y0, y1) }
+    }
+
+    /// `forEachBox`, with each row's id first: `body(id, minX, maxX, minY, maxY)`.
+    package static func forEachEntry(_ db: Connection, table: String, _ body: (Int64, Float, Float, Float, Float) -> Void) throws -> Bool {
         var nodes: [Int64: [UInt8]] = [:]
         _ = try db.makeStatement("SELECT nodeno, data FROM \"\(table)_node\"").rows { s in nodes[s.int64(0)] = s.blob(1) }
         func u16(_ b: [UInt8], _ at: Int) -> Int { Int(b[at]) << 8 | Int(b[at + 1]) }
@@ -36,7 +41,7 @@ package enum RTreeLeaves {
         for node in leaves {
             for i in 0..<u16(node, 2) {
                 let at = 4 + i * cell + 8
-                body(Float(bitPattern: u32(node, at)), Float(bitPattern: u32(node, at + 4)),
+                body(i64(node, at - 8), Float(bitPattern: u32(node, at)), Float(bitPattern: u32(node, at + 4)),
                      Float(bitPattern: u32(node, at + 8)), Float(bitPattern: u32(node, at + 12)))
             }
         }

@@ -84,6 +84,26 @@ import Testing
         }
     }
 
+    @Test func poiCellsListTheRowsTheRTreeFinds() throws {
+        let points = try pointsAroundPOIs()
+        try repo.read { db in
+            let cells = try POICells(loading: db)
+            let query = try db.cachedStatement("SELECT id, min_lng, min_lat FROM poi_rtree WHERE min_lng <= ?2 AND max_lng >= ?1 AND min_lat <= ?4 AND max_lat >= ?3")
+            var found = 0
+            for (i, p) in points.enumerated() {
+                let b = BoundingBox.around(p, radius: [1.0, 102, 1000][i % 3])
+                let rows = try query.rows([.real(b.minLongitude), .real(b.maxLongitude), .real(b.minLatitude), .real(b.maxLatitude)]) {
+                    "\($0.int64(0)) \($0.double(1)) \($0.double(2))"
+                }
+                var listed: [String] = []
+                #expect(cells.forEachPOI(meeting: b) { listed.append("\($0) \($1) \($2)") }, "point \(i)")
+                #expect(listed.sorted() == rows.sorted(), "point \(i)")
+                found += rows.count
+            }
+            #expect(found > 100)  // the boxes do hold POIs
+        }
+    }
+
     @Test func emptyBatchCallsNothing() {
         repo.reverseGeocode([], radius: 0) { _, _ in Issue.record("called") }
     }

@@ -10,6 +10,10 @@ import GazetteerSQLite
 /// Two levels, as the POIs of a country fill a small share of its cells: one bit per block of
 /// 8 × 8 cells, and for each block with a POI one 64-bit word of its cells (found by counting
 /// the set block bits before it). A box larger than a few dozen cells reads the block bits alone.
+///
+/// The POIs' ids and boxes are kept too, block by block (`forEachPOI`): the few points with a
+/// POI near then find the landmark from memory, where the R*Tree query reads its nodes through
+/// the page cache (tens of microseconds each, a fifth of a whole batch).
 package struct POICells: Sendable {
     private let originLng: Double, originLat: Double
     private let cellDegrees: Double
@@ -21,19 +25,34 @@ package struct POICells: Sendable {
     private let ranks: [UInt32]
     /// Per set block, in order: bit `8 · (y mod 8) + (x mod 8)` for cell (x, y).
     private let blocks: [UInt64]
+    /// Per set block and one more: where its POIs start in `ids`, `boxes` and `cellOf`. A POI
+    /// is listed in the block of its box's minimum corner.
+    private let starts: [UInt32]
+    /// Per POI: its R*Tree id, its box (min x, max x, min y, max y) as stored, and the bit of
+    /// its minimum corner's cell in the block's word.
+    private let ids: [Int64]
+    private let boxes: [Float]
+    private let cellOf: [UInt8]
+    /// POIs whose box spans more than two cells either way (none, for points): read by every
+    /// `forEachPOI`, as their minimum corner may be far from the box asked about.
+    private let wideIDs: [Int64]
+    private let wideBoxes: [Float]
 
     /// Most blocks: 2^28 bits, 32 MiB. China's POIs at the finest size (0.001°) take about 40 million.
     package static let maxBlocks = 1 << 28
 
     package init(loading db: Connection) throws {
-        var boxes: [Float] = []
-        let fromNodes = try RTreeLeaves.forEachBox(db, table: "poi_rtree") { x0, x1, y0, y1 in
+        var boxes: [Float] = [], ids: [Int64] = []
+        let fromNodes = try RTreeLeaves.forEachEntry(db, table: "poi_rtree") { id, x0, x1, y0, y1 in
+            ids.append(id)
             boxes.append(x0); boxes.append(x1); boxes.append(y0); boxes.append(y1)
         }
         if !fromNodes {
             boxes = []
-            _ = try db.makeStatement("SELECT min_lng, max_lng, min_lat, max_lat FROM poi_rtree").rows { s in
-                for i in Int32(0)..<4 { boxes.append(Float(s.double(i))) }
+            ids = []
+            _ = try db.makeStatement("SELECT id, min_lng, max_lng, min_lat, max_lat FROM poi_rtree").rows { s in
+                ids.append(s.int64(0))
+                for i in Int32(1)...4 { boxes.append(Float(s.double(i))) }
             }
         }
         var minLng = Double.infinity, maxLng = -Double.infinity, minLat = Double.infinity, maxLat = -Double.infinity
@@ -43,6 +62,7 @@ package struct POICells: Sendable {
         }
         guard minLng <= maxLng, minLat <= maxLat else {
             (originLng, originLat, cellDegrees, columns, rows, blockBits, ranks, blocks) = (0, 0, 1, 0, 0, [], [], [])
+            (starts, self.ids, self.boxes, cellOf, wideIDs, wideBoxes) = ([0], [], [], [], [], [])
             return
         }
         // 0.001° (about 100 m), coarser if the POIs spread so wide that the block bits would not fit.
@@ -52,18 +72,34 @@ package struct POICells: Sendable {
         let rows = (Int((maxLat - minLat) / c) + 1 + 7) / 8 * 8
         let blockColumns = columns / 8
         func cell(_ v: Float, _ origin: Double, _ count: Int) -> Int { Swift.min(count - 1, Swift.max(0, Int((Double(v) - origin) / c))) }
-        // Each POI's cells, as (block, bit); a point's box spans one cell, or two at an edge.
+        // Per POI, the block and bit of its box's minimum corner (block -1: a wide box); the
+        // other cells of a box (a point's spans one, or two at an edge) as extra marks.
         var blockBits = [UInt64](repeating: 0, count: (blockColumns * (rows / 8) + 63) / 64)
+        var cornerBlock = [Int](repeating: -1, count: ids.count), cornerBit = [UInt8](repeating: 0, count: ids.count)
         var marks: [(block: Int, bit: Int)] = []
-        marks.reserveCapacity(boxes.count / 4)
-        for i in stride(from: 0, to: boxes.count, by: 4) {
-            let (x0, x1) = (cell(boxes[i], minLng, columns), cell(boxes[i + 1], minLng, columns))
-            let (y0, y1) = (cell(boxes[i + 2], minLat, rows), cell(boxes[i + 3], minLat, rows))
-            for y in y0...y1 {
-                for x in x0...x1 {
-                    let block = (y >> 3) * blockColumns + (x >> 3)
-                    blockBits[block >> 6] |= 1 << UInt64(block & 63)
-                    marks.append((block, (y & 7) << 3 | (x & 7)))
+        var wideIDs: [Int64] = [], wideBoxes: [Float] = []
+        boxes.withUnsafeBufferPointer { boxes in
+            for n in ids.indices {
+                let i = 4 * n
+                let (x0, x1) = (cell(boxes[i], minLng, columns), cell(boxes[i + 1], minLng, columns))
+                let (y0, y1) = (cell(boxes[i + 2], minLat, rows), cell(boxes[i + 3], minLat, rows))
+                let block = (y0 >> 3) * blockColumns + (x0 >> 3)
+                blockBits[block >> 6] |= 1 << UInt64(block & 63)
+                if x1 - x0 > 1 || y1 - y0 > 1 {
+                    wideIDs.append(ids[n])
+                    wideBoxes.append(contentsOf: boxes[i..<(i + 4)])
+                    marks.append((block, (y0 & 7) << 3 | (x0 & 7)))
+                } else {
+                    cornerBlock[n] = block
+                    cornerBit[n] = UInt8((y0 & 7) << 3 | (x0 & 7))
+                }
+                guard x0 != x1 || y0 != y1 else { continue }
+                for y in y0...y1 {
+                    for x in x0...x1 where x != x0 || y != y0 {
+                        let block = (y >> 3) * blockColumns + (x >> 3)
+                        blockBits[block >> 6] |= 1 << UInt64(block & 63)
+                        marks.append((block, (y & 7) << 3 | (x & 7)))
+                    }
                 }
             }
         }
@@ -74,10 +110,33 @@ package struct POICells: Sendable {
             total += word.nonzeroBitCount
         }
         var blocks = [UInt64](repeating: 0, count: total)
-        for m in marks {
-            let word = m.block >> 6, below = blockBits[word] & ((1 << UInt64(m.block & 63)) - 1)
-            blocks[Int(ranks[word]) + below.nonzeroBitCount] |= 1 << UInt64(m.bit)
+        func index(_ block: Int) -> Int {
+            let word = block >> 6, below = blockBits[word] & ((1 << UInt64(block & 63)) - 1)
+            return Int(ranks[word]) + below.nonzeroBitCount
         }
+        for m in marks { blocks[index(m.block)] |= 1 << UInt64(m.bit) }
+        // The POIs block by block: count (each corner's block replaced by its index), then place.
+        var starts = [UInt32](repeating: 0, count: total + 1)
+        for n in cornerBlock.indices where cornerBlock[n] >= 0 {
+            let b = index(cornerBlock[n])
+            cornerBlock[n] = b
+            blocks[b] |= 1 << UInt64(cornerBit[n])
+            starts[b + 1] += 1
+        }
+        for b in 0..<total { starts[b + 1] += starts[b] }
+        let listed = Int(starts[total])
+        var placedIDs = [Int64](repeating: 0, count: listed), placedBoxes = [Float](repeating: 0, count: 4 * listed)
+        var cellOf = [UInt8](repeating: 0, count: listed)
+        var next = starts
+        for n in cornerBlock.indices where cornerBlock[n] >= 0 {
+            let b = cornerBlock[n], at = Int(next[b])
+            next[b] += 1
+            placedIDs[at] = ids[n]
+            placedBoxes[4 * at] = boxes[4 * n]; placedBoxes[4 * at + 1] = boxes[4 * n + 1]
+            placedBoxes[4 * at + 2] = boxes[4 * n + 2]; placedBoxes[4 * at + 3] = boxes[4 * n + 3]
+            cellOf[at] = cornerBit[n]
+        }
+        (self.starts, self.ids, self.boxes, self.cellOf, self.wideIDs, self.wideBoxes) = (starts, placedIDs, placedBoxes, cellOf, wideIDs, wideBoxes)
         (originLng, originLat, cellDegrees) = (minLng, minLat, c)
         (self.columns, self.rows, self.blockBits, self.ranks, self.blocks) = (columns, rows, blockBits, ranks, blocks)
     }
@@ -110,6 +169,48 @@ package struct POICells: Sendable {
             }
         }
         return false
+    }
+
+    /// Calls `body(id, minX, minY)` for every POI whose R*Tree box meets `b`: the rows the
+    /// R*Tree query `min_lng <= maxX AND max_lng >= minX AND min_lat <= maxY AND max_lat >= minY`
+    /// gives, with the same values, in another order. False, having called nothing, for a box
+    /// it does not read (NaN, huge): then ask the R*Tree.
+    ///
+    /// A POI whose box meets `b` has its minimum corner's cell at most one cell before `b`'s
+    /// first (its box spans at most two cells), so the cells of `b` widened by one hold them all.
+    package func forEachPOI(meeting b: BoundingBox, _ body: (Int64, Double, Double) throws -> Void) rethrows -> Bool {
+        let c = cellDegrees
+        let lx = (b.minLongitude - originLng) / c, hx = (b.maxLongitude - originLng) / c
+        let ly = (b.minLatitude - originLat) / c, hy = (b.maxLatitude - originLat) / c
+        guard lx <= hx, ly <= hy, lx > -1e9, hx < 1e9, ly > -1e9, hy < 1e9 else { return false }
+        @inline(__always) func meets(_ box: UnsafeBufferPointer<Float>, _ at: Int) -> Bool {
+            Double(box[at]) <= b.maxLongitude && Double(box[at + 1]) >= b.minLongitude
+                && Double(box[at + 2]) <= b.maxLatitude && Double(box[at + 3]) >= b.minLatitude
+        }
+        try wideBoxes.withUnsafeBufferPointer { box in
+            for i in wideIDs.indices where meets(box, 4 * i) { try body(wideIDs[i], Double(box[4 * i]), Double(box[4 * i + 2])) }
+        }
+        guard columns > 0 else { return true }
+        let x0 = Swift.max(0, Int(lx.rounded(.down)) - 1), x1 = Swift.min(columns - 1, Int(hx.rounded(.down)) + 1)
+        let y0 = Swift.max(0, Int(ly.rounded(.down)) - 1), y1 = Swift.min(rows - 1, Int(hy.rounded(.down)) + 1)
+        guard x0 <= x1, y0 <= y1 else { return true }
+        let blockColumns = columns >> 3
+        try boxes.withUnsafeBufferPointer { box in
+            for by in (y0 >> 3)...(y1 >> 3) {
+                let rowFirst = Swift.max(y0, by << 3) & 7, rowLast = Swift.min(y1, by << 3 | 7) & 7
+                let rows = ((UInt64.max >> UInt64(8 * (7 - rowLast + rowFirst))) / 0xFF) << UInt64(8 * rowFirst)
+                for bx in (x0 >> 3)...(x1 >> 3) {
+                    guard let i = blockIndex(by * blockColumns + bx) else { continue }
+                    let columnFirst = Swift.max(x0, bx << 3) & 7, columnLast = Swift.min(x1, bx << 3 | 7) & 7
+                    let columns: UInt64 = ((1 << UInt64(columnLast - columnFirst + 1)) - 1) << UInt64(columnFirst)
+                    let mask = rows &* columns
+                    for k in Int(starts[i])..<Int(starts[i + 1]) where mask >> UInt64(cellOf[k]) & 1 != 0 && meets(box, 4 * k) {
+                        try body(ids[k], Double(box[4 * k]), Double(box[4 * k + 2]))
+                    }
+                }
+            }
+        }
+        return true
     }
 
     /// Where block `block`'s cells are in `blocks`, or nil when it holds no POI.

@@ -33,6 +33,11 @@ package struct RegionGrid: Sendable {
             let (x1, y1) = (min(columns - 1, Int((e.maxLng - originLng) / c)), min(rows - 1, Int((e.maxLat - originLat) / c)))
             for y in y0...y1 { for x in x0...x1 { cells[y * columns + x].append(Int32(i)) } }
         }
+        // In the order `candidates` gives, so that a box within one cell needs no sort.
+        let entries = entries
+        for i in cells.indices {
+            cells[i].sort { (entries[Int($0)].level, entries[Int($0)].code) > (entries[Int($1)].level, entries[Int($1)].code) }
+        }
         self.cells = cells
     }
 
@@ -70,7 +75,7 @@ package struct RegionGrid: Sendable {
                 }
             }
         }
-        found.sort { ($0.level, $0.code) > ($1.level, $1.code) }
+        if !single { found.sort { ($0.level, $0.code) > ($1.level, $1.code) } }
         return found
     }
 }

@@ -12,7 +12,7 @@ package struct RegionLocator {
     /// makes one locator for all its points, so a point reads them without a lock or retain.
     private let cells: RegionCells?
     /// The POI cells, likewise (nil: not loaded, ask the cache).
-    private let poiCells: POICells?
+    package let poiCells: POICells?
     /// What this locator has already asked the shared cache, when it serves one batch on one
     /// thread: each point then takes no lock (every lock taken by both threads of a batch
     /// moves its cache line between the cores).

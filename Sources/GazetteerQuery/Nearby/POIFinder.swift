@@ -7,6 +7,9 @@ import GazetteerSQLite
 /// POIs lie within it, so dense city cores do not sort thousands of points for twenty answers.
 struct POIFinder {
     let db: Connection
+    /// The POIs' boxes in memory, when a batch has loaded them (`POICells.forEachPOI`): read
+    /// instead of the R*Tree, with the same rows.
+    var boxes: POICells? = nil
 
     /// What a candidate must satisfy besides distance.
     struct Filter {
@@ -30,6 +33,15 @@ struct POIFinder {
     private func approximate(_ p: Coordinate, radius: Double, filter: Filter) throws -> [(rowid: Int64, distance: Double)] {
         let b = BoundingBox.around(p, radius: radius + Self.boxSlack)
         let withType = !filter.category.isEmpty
+        if let boxes, !withType {
+            var hits: [(rowid: Int64, distance: Double)] = []
+            let read = boxes.forEachPOI(meeting: b) { id, lng, lat in
+                if let allowed = filter.rowids, !allowed.contains(id) { return }
+                let d = p.distance(to: Coordinate(longitude: lng, latitude: lat))
+                if d <= radius + Self.boxSlack { hits.append((id, d)) }
+            }
+            if read { return hits }
+        }
         let box = try db.cachedStatement(withType
             ? "SELECT id, min_lng, min_lat, typecode FROM poi_rtree WHERE min_lng <= ?2 AND max_lng >= ?1 AND min_lat <= ?4 AND max_lat >= ?3"
             : "SELECT id, min_lng, min_lat FROM poi_rtree WHERE min_lng <= ?2 AND max_lng >= ?1 AND min_lat <= ?4 AND max_lat >= ?3")
