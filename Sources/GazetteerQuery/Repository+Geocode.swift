@@ -138,12 +138,13 @@ extension Repository {
             var chain = try path.chain.last.map { try regions.lineage($0, db) } ?? []
             // A POI named where words that name nothing begin (温州肯恩大学丽岙街道…) is read
             // rather than the region after them: the POI is the nearer place.
-            let noiseStart = path.noise.first?.lowerBound
+            let noiseStart = path.noise?.lowerBound
             var consumed = noiseStart ?? path.consumed
             // Then a POI: named after any matched region (or at the start), inside it; the
             // reading that covers the most text wins, so 北京大学 is the university, not 北京 + 大学.
             var poi: POI?
             var poiRegion: Int?  // how many chain elements stand before the POI
+            var poiAt = 0  // where the POI's name starts
             for k in stride(from: path.chain.count, through: 0, by: -1) {
                 let at = k == 0 ? 0 : path.ends[k - 1]
                 guard at < text.count else { continue }
@@ -155,6 +156,7 @@ extension Repository {
                     // Before the noise, a POI must read past its start; after it, past the regions.
                     if let noiseStart, at + length <= (at <= noiseStart ? noiseStart : path.consumed) { continue }
                     consumed = at + length
+                    poiAt = at
                     poi = try POIFinder(db: db).load([rowid], system: system).first
                     poiRegion = k
                 }
@@ -171,8 +173,7 @@ extension Repository {
             }
             if poi == nil { consumed = path.consumed }
             // The noise inside stays unmatched, unless a POI read over it.
-            let poiOverNoise = poiRegion.map { k in noiseStart.map { (k == 0 ? 0 : path.ends[k - 1]) <= $0 } ?? false } ?? false
-            let noise = poiOverNoise ? "" : path.noise.map { String(text[$0]) }.joined()
+            let noise = path.noise.flatMap { n in poi != nil && poiAt <= n.lowerBound ? nil : String(text[n]) } ?? ""
             let rest = noise + String(text[consumed...])
             guard !chain.isEmpty || poi != nil else { return nil }
             var result = Geocode(level: poi != nil ? "兴趣点" : chain.last!.level.chineseName, province: nil, city: nil,

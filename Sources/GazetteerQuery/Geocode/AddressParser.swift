@@ -72,7 +72,7 @@ struct AddressParser {
         var lastShort = false
         /// Words inside the address that name nothing (海宁市华佳印刷机有限公司丁桥镇…), left
         /// unmatched with the rest.
-        var noise: [Range<Int>] = []
+        var noise: Range<Int>?
         /// Other regions the text reads as well as the last of `chain` (四季青街道 alone: one
         /// in Hangzhou, one in Handan).
         var namesakes: [RegionCache.Entry] = []
@@ -94,6 +94,15 @@ struct AddressParser {
 
         /// Characters that named regions.
         var read: Int { consumed - start - filler }
+
+        /// This reading of the later text, taking over where `earlier`, read first, began and
+        /// what it read over (placedLater, continuedLater).
+        mutating func carry(_ earlier: Path) {
+            start = earlier.start
+            filler += earlier.filler
+            shortMatches += earlier.shortMatches
+            formers = earlier.formers + formers
+        }
     }
 
     /// Strips what is not part of the address proper: spaces, a leading 中国, full-width digits.
@@ -334,6 +343,7 @@ struct AddressParser {
     /// between left unmatched.
     func continuedLater(_ best: Path, _ text: [Character]) throws -> Path? {
         guard let last = best.chain.last, last.level < .town, best.zone == nil else { return nil }
+        let scoped = try lineage(last).count
         var at = best.consumed + 1
         while at < text.count - 1 {
             defer { at += 1 }
@@ -347,15 +357,12 @@ struct AddressParser {
             }
             guard found else { continue }
             var later = try parse(text, scope: last, from: at)
-            let scoped = try lineage(last).count
             guard later.chain.count > scoped else { continue }
             // The path as read, then the rest: the words skipped are noise, kept unmatched.
             later.chain = best.chain + later.chain.dropFirst(scoped)
             later.ends = best.ends + later.ends.dropFirst(scoped)
-            later.start = best.start
-            later.filler += best.filler + (at - best.consumed)
-            later.shortMatches += best.shortMatches
-            later.formers = best.formers + later.formers
+            later.carry(best)
+            later.filler += at - best.consumed
             // Names of the regions read, written again just before (北京市某某公司北京市朝阳区,
             // 吉林省某某公司吉林市船营区), are read over, not noise.
             var end = at
@@ -365,7 +372,7 @@ struct AddressParser {
                     end -= n.count
                 }
             }
-            later.noise.append(best.consumed..<end)
+            later.noise = best.consumed..<end
             return later
         }
         return nil
@@ -427,10 +434,7 @@ struct AddressParser {
             var joined = later
             joined.chain.append(e)
             joined.ends.append(later.consumed)
-            joined.start = best.start
-            joined.filler += best.filler
-            joined.shortMatches += best.shortMatches
-            joined.formers = best.formers + later.formers
+            joined.carry(best)
             return joined
         }
         return nil
