@@ -1,31 +1,30 @@
 import Foundation
 import GazetteerCore
 import GazetteerSQLite
+import GazetteerSupport
 
 extension Repository {
     /// The POI whose name starts `text` (longest first), inside `region` when given, of at
     /// least `minLength` characters: a shorter one would read less than the regions already did.
-    func poiPrefix(_ text: ArraySlice<Character>, minLength: Int = 2, inside region: RegionCache.Entry?, db: Connection) throws -> (Int64, Int)? {
+    func poiPrefix(_ text: ArraySlice<Unicode.Scalar>, minLength: Int = 2, inside region: RegionCache.Entry?, db: Connection) throws -> (Int64, Int)? {
         let n = min(text.count, 40)
         guard n >= max(2, minLength) else { return nil }
         // Every name either query below can find starts with the text's first `minLength`
         // characters: one seek tells when none does, as it does at most places an address reaches.
-        let least = String(text.prefix(max(2, minLength)))
+        let least = text.prefix(max(2, minLength)).string
         guard try db.cachedStatement("SELECT 1 FROM poi WHERE name >= ? AND name < ? LIMIT 1")
             .first([.text(least), .text(KeywordSearcher.upperBound(least))], { _ in true }) != nil
         else { return nil }
-        // Slices of one String: building each prefix a Character at a time cost more than the query.
-        let whole = String(text.prefix(n))
-        var prefixes: [String] = [], end = whole.index(after: whole.startIndex)
+        let whole = text.prefix(n).string
+        var prefixes: [String] = [], end = whole.unicodeScalars.index(after: whole.startIndex)
         var length = 1
         while end < whole.endIndex {
-            whole.formIndex(after: &end)
+            whole.unicodeScalars.formIndex(after: &end)
             length += 1
-            if length >= minLength { prefixes.append(String(whole[..<end])) }
+            if length >= minLength { prefixes.append(String(whole.unicodeScalars[..<end])) }
         }
         let marks = Array(repeating: "?", count: prefixes.count).joined(separator: ",")
-        // The name, not SQLite's length(name): that counts code points, and the caller indexes
-        // `text` by Characters (☕️ is one Character of two code points).
+        // Its length as the parser counts it: in scalars.
         var sql = "SELECT rowid, name FROM poi WHERE name IN (\(marks))"
         var values: [SQLiteValue] = prefixes.map { .text($0) }
         if let region {
@@ -34,7 +33,7 @@ extension Repository {
             values += [.integer(range.lowerBound), .integer(range.upperBound)]
         }
         sql += " ORDER BY length(name) DESC, rowid LIMIT 1"
-        if let found = try db.cachedStatement(sql).first(values, { ($0.int64(0), $0.text(1).count) }) { return found }
+        if let found = try db.cachedStatement(sql).first(values, { ($0.int64(0), $0.text(1).unicodeScalars.count) }) { return found }
         // The rest of the text may be the start of a longer POI name: 南京大学 → 南京大学(鼓楼校区).
         let rest = whole
         var sql2 = "SELECT rowid FROM poi WHERE name >= ? AND name < ?"
@@ -75,7 +74,10 @@ extension Repository {
     public func geocode(_ addresses: [String], city: String? = nil, system: CoordinateSystem = .gcj02) -> [Result<Geocode?, GazetteerError>] {
         let n = addresses.count
         guard n > 0 else { return [] }
-        let slices = min(n, ProcessInfo.processInfo.activeProcessorCount * 4)
+        // One worker per core, each with one parser, taking the next few addresses as it is
+        // free: a parser remembers the regions it has met, which per-slice parsers met again.
+        let workers = min(n, ProcessInfo.processInfo.activeProcessorCount)
+        let next = Locked(0), chunk = 16
         nonisolated(unsafe) let results = UnsafeMutableBufferPointer<Result<Geocode?, GazetteerError>>.allocate(capacity: n)
         results.initialize(repeating: .success(nil))
         // The name table once, before the threads, each of which would otherwise build its own
@@ -85,24 +87,38 @@ extension Repository {
             _ = results.deinitialize()
             results.deallocate()
         }
-        DispatchQueue.concurrentPerform(iterations: slices) { slice in
-            // One read (one connection, one snapshot, one parser) per slice, not per address.
-            let range = (slice * n / slices)..<((slice + 1) * n / slices)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            func claim() -> Range<Int>? {
+                next.withLock { at in
+                    guard at < n else { return nil }
+                    defer { at = min(n, at + chunk) }
+                    return at..<min(n, at + chunk)
+                }
+            }
+            // One read (one connection, one snapshot, one parser) per worker, not per address.
+            var range = claim()
             do throws(GazetteerError) {
                 try read { db in
                     let parser = try AddressParser(db: db, cache: regions)
-                    for i in range {
-                        do {
-                            results[i] = .success(try Self.geocodeText(addresses[i]).flatMap {
-                                try geocode(text: $0, city: city, system: system, parser: parser, db: db)
-                            })
-                        } catch {
-                            results[i] = .failure(mapped(error))
+                    while let claimed = range {
+                        defer { range = claim() }
+                        for i in claimed {
+                            do {
+                                results[i] = .success(try Self.geocodeText(addresses[i]).flatMap {
+                                    try geocode(text: $0, city: city, system: system, parser: parser, db: db)
+                                })
+                            } catch {
+                                results[i] = .failure(mapped(error))
+                            }
                         }
                     }
                 }
             } catch {
-                for i in range { results[i] = .failure(error) }
+                // The read itself failed: this worker's addresses, and those it would have taken.
+                while let claimed = range {
+                    for i in claimed { results[i] = .failure(error) }
+                    range = claim()
+                }
             }
         }
         return Array(results)
@@ -116,14 +132,14 @@ extension Repository {
     }
 
     /// The address as the parser reads it; nil when nothing is left of it.
-    static func geocodeText(_ address: String) throws(GazetteerError) -> [Character]? {
+    static func geocodeText(_ address: String) throws(GazetteerError) -> [Unicode.Scalar]? {
         let text = AddressParser.normalize(address)
         guard !text.isEmpty else { return nil }
         guard text.count <= 200 else { throw .invalidArgument(name: "address", reason: "is longer than 200 characters") }
         return text
     }
 
-    func geocode(text: [Character], city: String?, system: CoordinateSystem, parser: AddressParser, db: Connection) throws -> Geocode? {
+    func geocode(text: [Unicode.Scalar], city: String?, system: CoordinateSystem, parser: AddressParser, db: Connection) throws -> Geocode? {
         do {
             let scope = try city.map { try resolveRegion($0, db: db) }
             var path = try parser.parse(text, scope: scope)
@@ -173,8 +189,8 @@ extension Repository {
             }
             if poi == nil { consumed = path.consumed }
             // The noise inside stays unmatched, unless a POI read over it.
-            let noise = path.noise.flatMap { n in poi != nil && poiAt <= n.lowerBound ? nil : String(text[n]) } ?? ""
-            let rest = noise + String(text[consumed...])
+            let noise = path.noise.flatMap { n in poi != nil && poiAt <= n.lowerBound ? nil : text[n].string } ?? ""
+            let rest = noise + text[consumed...].string
             guard !chain.isEmpty || poi != nil else { return nil }
             var result = Geocode(level: poi != nil ? "兴趣点" : chain.last!.level.chineseName, province: nil, city: nil,
                                  district: nil, town: nil, poi: poi, location: nil, locationIsApproximate: false,

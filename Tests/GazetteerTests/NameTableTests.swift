@@ -5,6 +5,8 @@ import Testing
 /// which are a name in full, and whose names they are.
 @Suite(.tags(.fast)) struct NameTableTests {
     func key(_ s: String) -> NameKey { NameKey(s) }
+    /// The text as the geocoder reads it.
+    func text(_ s: String) -> ArraySlice<Unicode.Scalar> { Array(s.unicodeScalars)[...] }
 
     @Test func startsWholesAndCodes() {
         var t = NameTable(expectedKeys: 4)  // small, so it has to grow
@@ -13,24 +15,23 @@ import Testing
         t.add("杭州湾新区")
         t.add("西湖区", code: 330106, short: false)
         t.add("西湖区", code: 360103, short: false)
-        t.finish()
         #expect(t.isStart(key("杭州")) && t.isStart(key("杭州湾")) && t.isStart(key("杭州湾新")))
         #expect(t.isWhole(key("杭州")) && t.isWhole(key("杭州市")) && t.isWhole(key("杭州湾新区")))
         #expect(!t.isWhole(key("杭州湾")) && !t.isStart(key("杭州路")) && !t.isStart(key("路")))
-        #expect(t.codes("西湖区", key("西湖区"), short: false) == [330106, 360103])
-        #expect(t.codes("杭州", key("杭州"), short: true) == [330100] && t.codes("杭州", key("杭州"), short: false).isEmpty)
-        #expect(t.codes("杭州湾新区", key("杭州湾新区"), short: false).isEmpty)  // a name, but no region's
+        #expect(t.codes(text("西湖区"), key("西湖区"), short: false) == [330106, 360103])
+        #expect(t.codes(text("杭州"), key("杭州"), short: true) == [330100] && t.codes(text("杭州"), key("杭州"), short: false).isEmpty)
+        #expect(t.codes(text("杭州湾新区"), key("杭州湾新区"), short: false).isEmpty)  // a name, but no region's
+        #expect(t.codes(text("西湖"), key("西湖区"), short: false).isEmpty)  // the key only narrows
     }
 
-    /// Names are kept composed and compared by their bytes: a name stored decomposed is still
+    /// Names are kept composed and compared by their scalars: a name stored decomposed is still
     /// found by the composed text the parser reads.
     @Test func namesAreComposedAndFormerOrZoneNamesMarked() {
         var t = NameTable()
         t.add("Caf\u{65}\u{301}区", code: 1, short: false)
         t.add("襄樊市", former: true)
         t.add("长春经开区", zone: true)
-        t.finish()
-        #expect(t.codes("Café区", key("Café区"), short: false) == [1])
+        #expect(t.codes(text("Caf\u{E9}区"), key("Caf\u{E9}区"), short: false) == [1])
         #expect(t.mayBeFormer(key("襄樊市")) && !t.mayBeZone(key("襄樊市")) && !t.mayBeFormer(key("襄樊")))
         #expect(t.mayBeZone(key("长春经开区")) && !t.mayBeFormer(key("长春经开区")))
         #expect("浙江\u{F90A}华".composed == "浙江金华" && "杭州市".composed.utf8.elementsEqual("杭州市".utf8))
@@ -39,7 +40,7 @@ import Testing
 
     @Test func aKeyGrowsAsTheWholeTextsKey() {
         var k = NameKey()
-        for c in "浙江省杭州市" { k.append(c) }
+        for u in "浙江省杭州市".unicodeScalars { k.append(u) }
         #expect(k == NameKey("浙江省杭州市"))
         #expect(NameKey.starts(of: "襄樊市") == [NameKey("襄樊"), NameKey("襄樊市")])
         #expect(NameKey("杭州") != NameKey("州杭"))

@@ -15,8 +15,8 @@ package struct NameKey: Hashable, Sendable {
         for b in text.utf8 { value = (value ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
     }
 
-    package mutating func append(_ c: Character) {
-        for b in c.utf8 { value = (value ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+    package mutating func append(_ u: Unicode.Scalar) {
+        for b in UTF8.encode(u)! { value = (value ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
     }
 
     /// The keys of every start of `text` of two characters or more (襄樊市 → 襄樊, 襄樊市).
@@ -35,17 +35,28 @@ package struct NameKey: Hashable, Sendable {
 }
 
 /// Every name the geocoder reads, by key, in flat arrays: which keys start a name, which are a
-/// name in full, and the regions each full or short name belongs to. Built for 100,000 keys
+/// name in full, and the regions each full or short name belongs to. Built for 200,000 keys
 /// at start-up and probed at every character of every address, where `Set` and `Dictionary`
 /// (a seeded hash and an allocation per entry) cost more than the reading.
 package struct NameTable: Sendable {
     /// Open addressing, linear probing; 0 marks an empty slot (a key of 0 is stored as 1).
     private var slots: [UInt64]
     private var flags: [UInt8]
+    /// Per slot, the first of the regions whose full (or short) name has that key (an index in
+    /// `entries`, -1 for none).
+    private var heads: [Int32]
+    private var shortHeads: [Int32]
     private var count = 0
-    /// (key, region code, name) by full and by short name, sorted by key.
-    private var full: [(key: UInt64, code: Int64, name: String)] = []
-    private var short: [(key: UInt64, code: Int64, name: String)] = []
+    /// Regions by name, each linked to the next of the same key; names as ranges of `scalars`,
+    /// as the geocoder reads its text, one copy per name however many regions bear it.
+    private var entries: [Entry] = []
+    private var scalars: [Unicode.Scalar] = []
+
+    private struct Entry {
+        var code: Int64
+        var name: Range<Int32>
+        var next: Int32
+    }
 
     private static let start: UInt8 = 1, whole: UInt8 = 2, former: UInt8 = 4, zone: UInt8 = 8
 
@@ -54,27 +65,50 @@ package struct NameTable: Sendable {
         while size < expectedKeys * 2 { size <<= 1 }
         slots = Array(repeating: 0, count: size)
         flags = Array(repeating: 0, count: size)
+        heads = Array(repeating: -1, count: size)
+        shortHeads = heads
     }
 
     /// Notes `name` as a name: its starts of two characters or more, and its whole; marked too
     /// as a former name or a functional zone's, whose own tables need then be asked.
     package mutating func add(_ name: String, former: Bool = false, zone: Bool = false) {
+        _ = mark(name, Self.whole | (former ? Self.former : 0) | (zone ? Self.zone : 0))
+    }
+
+    /// Marks the starts of `name` and its whole with `flag`; the whole's slot.
+    private mutating func mark(_ name: String, _ flag: UInt8) -> Int? {
         let keys = NameKey.starts(of: name)
-        for k in keys { mark(k, Self.start) }
-        if let last = keys.last { mark(last, Self.whole | (former ? Self.former : 0) | (zone ? Self.zone : 0)) }
+        guard let last = keys.last else { return nil }
+        for k in keys.dropLast() { _ = mark(k, Self.start) }
+        return mark(last, Self.start | flag)
     }
 
     /// Notes `name` as the full (or short) name of region `code`.
     package mutating func add(_ name: String, code: Int64, short isShort: Bool) {
         let name = name.composed
-        add(name)
-        if isShort { short.append((NameKey(name).value, code, name)) } else { full.append((NameKey(name).value, code, name)) }
-    }
-
-    /// Sorts the code lists; call once after the last `add`.
-    package mutating func finish() {
-        full.sort { ($0.key, $0.code) < ($1.key, $1.code) }
-        short.sort { ($0.key, $0.code) < ($1.key, $1.code) }
+        guard let slot = mark(name, Self.whole) else { return }
+        // The name's scalars once: namesakes (hundreds of 城关) point at the same copy.
+        var range: Range<Int32>?
+        var at = isShort ? shortHeads[slot] : heads[slot]
+        if at < 0 { at = isShort ? heads[slot] : shortHeads[slot] }
+        while at >= 0, range == nil {
+            if scalars[Int(entries[Int(at)].name.lowerBound)..<Int(entries[Int(at)].name.upperBound)].elementsEqual(name.unicodeScalars) {
+                range = entries[Int(at)].name
+            }
+            at = entries[Int(at)].next
+        }
+        if range == nil {
+            let start = Int32(scalars.count)
+            scalars.append(contentsOf: name.unicodeScalars)
+            range = start..<Int32(scalars.count)
+        }
+        if isShort {
+            entries.append(Entry(code: code, name: range!, next: shortHeads[slot]))
+            shortHeads[slot] = Int32(entries.count - 1)
+        } else {
+            entries.append(Entry(code: code, name: range!, next: heads[slot]))
+            heads[slot] = Int32(entries.count - 1)
+        }
     }
 
     /// Whether some name starts with the text of `key` (two characters or more).
@@ -86,38 +120,50 @@ package struct NameTable: Sendable {
     /// Whether the text of `key` may be a functional zone's name.
     package func mayBeZone(_ key: NameKey) -> Bool { flag(key) & Self.zone != 0 }
 
-    /// Regions whose full (or short) name is `name`, whose key is `key`.
-    package func codes(_ name: String, _ key: NameKey, short isShort: Bool) -> [Int64] {
-        let list = isShort ? short : full
-        var lo = 0, hi = list.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if list[mid].key < key.value { lo = mid + 1 } else { hi = mid }
-        }
+    /// Regions whose full (or short) name is the composed text `name` (as the geocoder reads it,
+    /// by scalars), whose key is `key`, in code order.
+    package func codes(_ name: ArraySlice<Unicode.Scalar>, _ key: NameKey, short isShort: Bool) -> [Int64] {
+        codes(key, short: isShort) { stored in stored.count == name.count && zip(stored, name).allSatisfy { $0 == $1 } }
+    }
+
+    /// A key only narrows: each name of its chain is compared, once however many regions bear it.
+    private func codes(_ key: NameKey, short isShort: Bool, _ equal: (ArraySlice<Unicode.Scalar>) -> Bool) -> [Int64] {
+        guard let slot = slot(key) else { return [] }
         var out: [Int64] = []
-        while lo < list.count, list[lo].key == key.value {
-            // A key only narrows. Bytes, not `==`: the text is composed (NFC) as the names are,
-            // and String's comparison decomposes non-ASCII text first.
-            if list[lo].name.utf8.count == name.utf8.count, list[lo].name.utf8.elementsEqual(name.utf8) { out.append(list[lo].code) }
-            lo += 1
+        var compared: (Range<Int32>, Bool)?
+        var at = isShort ? shortHeads[slot] : heads[slot]
+        while at >= 0 {
+            let e = entries[Int(at)]
+            at = e.next
+            let same: Bool
+            if let (r, known) = compared, r == e.name { same = known } else {
+                same = equal(scalars[Int(e.name.lowerBound)..<Int(e.name.upperBound)])
+                compared = (e.name, same)
+            }
+            if same { out.append(e.code) }
         }
-        return out
+        // Linked newest first.
+        return out.count > 1 ? out.sorted() : out
     }
 
     private static func stored(_ key: NameKey) -> UInt64 { key.value == 0 ? 1 : key.value }
 
-    private func flag(_ key: NameKey) -> UInt8 {
+    private func slot(_ key: NameKey) -> Int? {
         let k = Self.stored(key), mask = slots.count - 1
         var i = Int(truncatingIfNeeded: (k ^ (k >> 29)) & UInt64(mask))
         while true {
             let s = slots[i]
-            if s == k { return flags[i] }
-            if s == 0 { return 0 }
+            if s == k { return i }
+            if s == 0 { return nil }
             i = (i + 1) & mask
         }
     }
 
-    private mutating func mark(_ key: NameKey, _ flag: UInt8) {
+    private func flag(_ key: NameKey) -> UInt8 {
+        slot(key).map { flags[$0] } ?? 0
+    }
+
+    private mutating func mark(_ key: NameKey, _ flag: UInt8) -> Int {
         if (count + 1) * 2 > slots.count { grow() }
         let k = Self.stored(key), mask = slots.count - 1
         var i = Int(truncatingIfNeeded: (k ^ (k >> 29)) & UInt64(mask))
@@ -127,14 +173,20 @@ package struct NameTable: Sendable {
             count += 1
         }
         flags[i] |= flag
+        return i
     }
 
     private mutating func grow() {
-        let old = zip(slots, flags).filter { $0.0 != 0 }
+        let old = (0..<slots.count).filter { slots[$0] != 0 }.map { (slots[$0], flags[$0], heads[$0], shortHeads[$0]) }
         slots = Array(repeating: 0, count: slots.count * 2)
         flags = Array(repeating: 0, count: slots.count)
+        heads = Array(repeating: -1, count: slots.count)
+        shortHeads = heads
         count = 0
-        for (k, f) in old { mark(NameKey(stored: k), f) }
+        for (k, f, h, sh) in old {
+            let slot = mark(NameKey(stored: k), f)
+            (heads[slot], shortHeads[slot]) = (h, sh)
+        }
     }
 }
 

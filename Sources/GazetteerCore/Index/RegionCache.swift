@@ -372,7 +372,6 @@ package final class RegionCache: Sendable {
         }
         for name in FormerNames.byName.keys { n.add(name, former: true) }
         for name in FunctionalZones.byName.keys { n.add(name, zone: true) }
-        n.finish()
         keep(db) { $0.names = n }
         return n
     }

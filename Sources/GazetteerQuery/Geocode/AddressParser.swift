@@ -18,6 +18,9 @@ struct AddressParser {
 
     private final class Memo {
         var matches: [Int: [Match]] = [:]
+        init() {
+            entries.reserveCapacity(4096)
+        }
         /// Regions by code, for this parser's one read: the shared cache takes a lock per look-up.
         var entries: [Int64: RegionCache.Entry] = [:]
         var lineages: [Int64: [RegionCache.Entry]] = [:]
@@ -106,26 +109,39 @@ struct AddressParser {
     }
 
     /// Strips what is not part of the address proper: spaces, a leading 中国, full-width digits.
-    static func normalize(_ text: String) -> [Character] {
+    /// The text is read as Unicode scalars, not Characters: composed, a Chinese address is one
+    /// scalar per character, and a Character costs a String's work at every comparison.
+    static func normalize(_ text: String) -> [Unicode.Scalar] {
         // Composed, so a name matches whichever way its characters were encoded.
         let composed = text.composed
-        var scalars = String.UnicodeScalarView()
+        var scalars: [Unicode.Scalar] = []
+        scalars.reserveCapacity(composed.utf8.count / 3 + 4)
         for u in composed.unicodeScalars {
             if (0xFF10...0xFF19).contains(u.value) || (0xFF21...0xFF3A).contains(u.value) || (0xFF41...0xFF5A).contains(u.value) {
                 scalars.append(Unicode.Scalar(u.value - 0xFEE0)!)
-            } else if !u.properties.isWhitespace, !Self.separatorScalars.contains(u) {
+            } else if !u.properties.isWhitespace, !Self.separatorScalars.contains(u), !Self.isStrayMark(u, after: scalars.last) {
                 scalars.append(u)
             }
         }
-        var s = String(scalars)
-        for prefix in ["中华人民共和国", "中国"] where s.hasPrefix(prefix) { s.removeFirst(prefix.count) }
-        return Array(s)
+        for prefix in ["中华人民共和国", "中国"] where scalars.starts(with: prefix.unicodeScalars) {
+            scalars.removeFirst(prefix.unicodeScalars.count)
+        }
+        return scalars
     }
 
     /// Separators people put between the parts of an address (浙江省-杭州市-滨江区, 省/市/区,
     /// 北京·朝阳): dropped everywhere, as spaces and commas are.
-    static let separators: Set<Character> = [",", "，", "、", "/", "／", "·", "•", "・", "|", "｜", "-", "－", "—", "–", "~", "～", ";", "；", ":", "：", "_"]
-    private static let separatorScalars = Set(separators.flatMap(\.unicodeScalars))
+    /// A combining mark on a Chinese character (省́): nothing composes with it, and it would
+    /// otherwise stand between two names as a character of its own.
+    static func isStrayMark(_ u: Unicode.Scalar, after previous: Unicode.Scalar?) -> Bool {
+        guard let previous, (0x3400...0x9FFF).contains(previous.value) || (0x20000...0x3FFFF).contains(previous.value) else { return false }
+        switch u.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .spacingMark: return !(0xFE00...0xFE0F).contains(u.value)
+        default: return false
+        }
+    }
+
+    private static let separatorScalars: Set<Unicode.Scalar> = [",", "，", "、", "/", "／", "·", "•", "・", "|", "｜", "-", "－", "—", "–", "~", "～", ";", "；", ":", "：", "_"]
 
     /// What the code list and AMap put where a level is missing (上海市市辖区, 湖北省省直辖县仙桃市,
     /// 重庆市重庆城区黔江区, 重庆郊县): read over between levels. Longest first.
@@ -134,8 +150,8 @@ struct AddressParser {
                           "新界", "九龙", "香港岛", "澳门半岛", "氹仔", "路环", "null", "NULL"])
 
     /// Whether `text` starts with the suffix of a level other than `level` (and not of its own).
-    static func otherLevelSuffix(_ text: ArraySlice<Character>, _ level: RegionLevel) -> Bool {
-        guard let first = text.first?.unicodeScalars.first, suffixFirsts.contains(first) else { return false }
+    static func otherLevelSuffix(_ text: ArraySlice<Unicode.Scalar>, _ level: RegionLevel) -> Bool {
+        guard let first = text.first, suffixFirsts.contains(first) else { return false }
         let (own, others) = levelSuffixes[level.rawValue]
         return others.contains { starts(text, with: $0) } && !own.contains { starts(text, with: $0) }
             && !notSuffixes.start(text)
@@ -145,7 +161,6 @@ struct AddressParser {
     /// banner named 杭州).
     static let notSuffixes = Words(["旗舰", "区域", "县城", "镇店"])
 
-    /// First scalars, not Characters: hashing a Character normalises it first.
     private static let suffixFirsts = Set(RegionLevel.allCases.flatMap { suffixes($0) }.compactMap(\.unicodeScalars.first))
 
     /// Per level (by raw value): its own suffixes, and those of the other levels below a province.
@@ -181,31 +196,30 @@ struct AddressParser {
                                    "商城", "市场", "大学", "学院", "中学", "小学", "医院"])
 
     /// Regions whose name or short name is a prefix of `rest`, with the characters each reads.
-    func prefixMatches(_ rest: ArraySlice<Character>) throws -> [Match] {
+    func prefixMatches(_ rest: ArraySlice<Unicode.Scalar>) throws -> [Match] {
         if let known = memo.matches[rest.startIndex] { return known }
         let found = try findMatches(rest)
         memo.matches[rest.startIndex] = found
         return found
     }
 
-    private func findMatches(_ rest: ArraySlice<Character>) throws -> [Match] {
+    private func findMatches(_ rest: ArraySlice<Unicode.Scalar>) throws -> [Match] {
         let prefixes = wholeNames(startingAt: rest)
         guard !prefixes.isEmpty else { return [] }
         // What follows a name is read no further than the names were.
         let window = rest.prefix(Self.maxNameLength)
         // Each code once: by its full name if the text has it, else by its short name (the
-        // longest of each; a handful of codes, so arrays rather than hashed sets).
+        // longest of each; sorted, as a short name may be hundreds of towns' (城关)).
         var full: [(code: Int64, length: Int)] = [], short: [(code: Int64, length: Int)] = []
-        func keep(_ code: Int64, _ length: Int, in list: inout [(code: Int64, length: Int)]) {
-            if let i = list.firstIndex(where: { $0.code == code }) { list[i].length = length } else { list.append((code, length)) }
+        for (length, key) in prefixes {
+            let p = rest.prefix(length)
+            for code in names.codes(p, key, short: false) { full.append((code, length)) }
+            for code in names.codes(p, key, short: true) { short.append((code, length)) }
         }
-        for (p, key) in prefixes {
-            let length = p.count
-            for code in names.codes(p, key, short: false) { keep(code, length, in: &full) }
-            for code in names.codes(p, key, short: true) { keep(code, length, in: &short) }
-        }
+        full = Self.longestPerCode(full)
+        short = Self.longestPerCode(short)
         var codes = full.map(\.code)
-        for s in short where !codes.contains(s.code) { codes.append(s.code) }
+        for s in short where Self.search(full, s.code) == nil { codes.append(s.code) }
         // What follows a short name, looked at once per length rather than once per namesake.
         struct After {
             var children: [Int64]
@@ -223,8 +237,8 @@ struct AddressParser {
         var matches: [Match] = try codes.sorted().flatMap { code -> [Match] in
             guard let e = try entry(code) else { return [] }
             var found: [Match] = []
-            if let f = full.first(where: { $0.code == code }) { found.append(Match(entry: e, length: f.length, short: false)) }
-            guard let length = short.first(where: { $0.code == code })?.length else { return found }
+            if let f = Self.search(full, code) { found.append(Match(entry: e, length: f, short: false)) }
+            guard let length = Self.search(short, code) else { return found }
             let next = after(length)
             // Its full name read too, the short name counts only where a region under it starts
             // after it: 青岛市北区 is 青岛 + 市北区, not 青岛市 + 北区.
@@ -239,28 +253,50 @@ struct AddressParser {
         }
         // Former names (襄樊, 下城区, 柳州地区): today's region, read as if named; a name that is
         // also a region's own today (江东区 in 宁波 was merged, 江东区 in 衡阳 is not) is both.
-        for (p, key) in prefixes where names.mayBeFormer(key) {
+        for (length, key) in prefixes where names.mayBeFormer(key) {
+            let p = rest.prefix(length).string
             for f in FormerNames.byName[p] ?? [] {
-                guard let e = try entry(f.code), !matches.contains(where: { $0.entry.code == e.code && $0.length >= p.count }) else { continue }
+                guard let e = try entry(f.code), !matches.contains(where: { $0.entry.code == e.code && $0.length >= length }) else { continue }
                 // A name a neighbour bears today is that neighbour's: 瑞安 in 温州 is 瑞安市, not
                 // the 乐清 an old code of 瑞安县 went to.
-                if matches.contains(where: { $0.former == nil && $0.length >= p.count && $0.entry.parent == e.parent && $0.entry.level == e.level }) { continue }
+                if matches.contains(where: { $0.former == nil && $0.length >= length && $0.entry.parent == e.parent && $0.entry.level == e.level }) { continue }
                 // A former name's short form that is some region's name today is that region's:
                 // 上海 is 上海市, not the 上海县 merged into 闵行区.
-                if p.count < f.name.count, !(names.codes(p, key, short: true) + names.codes(p, key, short: false)).isEmpty { continue }
-                let after = window.dropFirst(p.count)
-                if p.count < f.name.count, Self.streetWords.start(after) { continue }
-                matches.append(Match(entry: e, length: p.count, short: p.count < f.name.count, former: f.name))
+                let shortened = length < f.name.unicodeScalars.count
+                if shortened, !(names.codes(rest.prefix(length), key, short: true) + names.codes(rest.prefix(length), key, short: false)).isEmpty { continue }
+                let after = window.dropFirst(length)
+                if shortened, Self.streetWords.start(after) { continue }
+                matches.append(Match(entry: e, length: length, short: shortened, former: f.name))
             }
         }
         // Functional zones (长春经开区): the statutory region holding them, the zone noted.
-        for (p, key) in prefixes where names.mayBeZone(key) {
-            for z in FunctionalZones.byName[p] ?? [] {
+        for (length, key) in prefixes where names.mayBeZone(key) {
+            for z in FunctionalZones.byName[rest.prefix(length).string] ?? [] {
                 guard let e = try entry(z.region) else { continue }
-                matches.append(Match(entry: e, length: p.count, short: false, zone: z))
+                matches.append(Match(entry: e, length: length, short: false, zone: z))
             }
         }
         return matches
+    }
+
+    /// Each code once, with its longest length, in code order.
+    static func longestPerCode(_ list: [(code: Int64, length: Int)]) -> [(code: Int64, length: Int)] {
+        guard list.count > 1 else { return list }
+        var out: [(code: Int64, length: Int)] = []
+        for c in list.sorted(by: { ($0.code, $0.length) < ($1.code, $1.length) }) {
+            if out.last?.code == c.code { out[out.count - 1].length = c.length } else { out.append(c) }
+        }
+        return out
+    }
+
+    /// The length kept for `code` in a list in code order.
+    static func search(_ list: [(code: Int64, length: Int)], _ code: Int64) -> Int? {
+        var lo = 0, hi = list.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if list[mid].code < code { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < list.count && list[lo].code == code ? list[lo].length : nil
     }
 
     struct Match {
@@ -287,29 +323,26 @@ struct AddressParser {
 
     /// The regions whose name or short name starts `text`: found once for all the namesakes a
     /// short name before it may be (城关 is hundreds of towns).
-    func namedAtStart(of text: ArraySlice<Character>) -> [Int64] {
-        wholeNames(startingAt: text).flatMap { names.codes($0.text, $0.key, short: false) + names.codes($0.text, $0.key, short: true) }
+    func namedAtStart(of text: ArraySlice<Unicode.Scalar>) -> [Int64] {
+        wholeNames(startingAt: text).flatMap {
+            names.codes(text.prefix($0.length), $0.key, short: false) + names.codes(text.prefix($0.length), $0.key, short: true)
+        }
     }
 
     /// The starts of `text` that some region, former name or zone has as its name, with their
     /// keys: grown one character at a time and no further than such a name goes (on 路123号
     /// that is at once), two characters at least and `maxNameLength` at most.
-    func wholeNames(startingAt text: ArraySlice<Character>) -> [(text: String, key: NameKey)] {
+    func wholeNames(startingAt text: ArraySlice<Unicode.Scalar>) -> [(length: Int, key: NameKey)] {
         let n = min(text.count, Self.maxNameLength)
         guard n >= 2 else { return [] }
-        var found: [(text: String, key: NameKey)] = []
+        var found: [(length: Int, key: NameKey)] = []
         var key = NameKey()
         key.append(text.first!)
-        // The text as a String, made once and only when some name is found: slicing it costs
-        // a copy, building a String a Character at a time costs far more.
-        var whole: String?
         for (i, c) in text.dropFirst().prefix(n - 1).enumerated() {
             key.append(c)
             guard names.isStart(key) else { break }
             guard names.isWhole(key) else { continue }
-            let w = whole ?? String(text.prefix(n))
-            whole = w
-            found.append((String(w.prefix(i + 2)), key))
+            found.append((i + 2, key))
         }
         return found
     }
@@ -317,7 +350,7 @@ struct AddressParser {
     /// The best path through `text`, starting below `scope` when given. Text before the first
     /// region is skipped as noise (我家的地址是…, a phone number, a name), but only when the
     /// start of the text names nothing.
-    func parse(_ text: [Character], scope: RegionCache.Entry?) throws -> Path {
+    func parse(_ text: [Unicode.Scalar], scope: RegionCache.Entry?) throws -> Path {
         memo.matches.removeAll(keepingCapacity: true)  // places in another text
         var best = try parse(text, scope: scope, from: 0)
         // Nothing at the start, or only a bare short name (盘龙 of 盘龙城经济开发区武汉市黄陂…):
@@ -341,7 +374,7 @@ struct AddressParser {
     /// words that name nothing, with a region under the last one read, written in full (so not
     /// a short name inside a company's or street's name): it is read from there, the words
     /// between left unmatched.
-    func continuedLater(_ best: Path, _ text: [Character]) throws -> Path? {
+    func continuedLater(_ best: Path, _ text: [Unicode.Scalar]) throws -> Path? {
         guard let last = best.chain.last, last.level < .town, best.zone == nil else { return nil }
         let scoped = try lineage(last).count
         var at = best.consumed + 1
@@ -349,9 +382,9 @@ struct AddressParser {
             defer { at += 1 }
             // Full names only, looked up directly: most places start no name at all.
             let found = wholeNames(startingAt: text[at...]).contains { name in
-                name.text.count >= 3 && !Self.roadWords.start(text[(at + name.text.count)...])
-                    && !Self.namesAShop(text[(at + name.text.count)...])
-                    && names.codes(name.text, name.key, short: false).contains {
+                name.length >= 3 && !Self.roadWords.start(text[(at + name.length)...])
+                    && !Self.namesAShop(text[(at + name.length)...])
+                    && names.codes(text[at..<(at + name.length)], name.key, short: false).contains {
                         $0 != last.code && AdminCode($0).isWithin(AdminCode(last.code), level: last.level)
                     }
             }
@@ -367,7 +400,8 @@ struct AddressParser {
             // 吉林省某某公司吉林市船营区), are read over, not noise.
             var end = at
             if let deepest = later.chain.last {
-                let written = try lineage(deepest).flatMap { e in [e.name] + (e.shortName.map { [$0] } ?? []) }.filter { $0.count >= 2 }
+                let written = try lineage(deepest).flatMap { e in [e.name] + (e.shortName.map { [$0] } ?? []) }
+                    .map { Array($0.unicodeScalars) }.filter { $0.count >= 2 }
                 while let n = written.first(where: { end - $0.count >= best.consumed && text[(end - $0.count)..<end].elementsEqual($0) }) {
                     end -= n.count
                 }
@@ -381,9 +415,9 @@ struct AddressParser {
     /// Whether the text after a town's name names a shop or branch named after it (瓜沥镇土菜馆,
     /// 临浦镇小吃店, 瓜沥镇支行) before any road or number: such a name says nothing of where
     /// the address is.
-    static func namesAShop(_ text: ArraySlice<Character>) -> Bool {
+    static func namesAShop(_ text: ArraySlice<Unicode.Scalar>) -> Bool {
         var rest = text.prefix(8)
-        while let c = rest.first, !(c.isASCII && c.isNumber), !roadWords.start(rest) {
+        while let c = rest.first, !("0"..."9").contains(c), !roadWords.start(rest) {
             if shopWords.start(rest) { return true }
             rest = rest.dropFirst()
         }
@@ -394,9 +428,9 @@ struct AddressParser {
 
     /// A second address, from its province, after the first (…漯河市召陵区中国浙江省杭州市淳安县…:
     /// a label's default region, then the real one): the later is the address.
-    func restated(_ best: Path, _ text: [Character]) throws -> Path? {
+    func restated(_ best: Path, _ text: [Unicode.Scalar]) throws -> Path? {
         var at = best.consumed
-        for prefix in ["中华人民共和国", "中国"] where text[at...].starts(with: prefix) { at += prefix.count }
+        for prefix in ["中华人民共和国", "中国"] where text[at...].starts(with: prefix.unicodeScalars) { at += prefix.unicodeScalars.count }
         guard at < text.count - 2,
               try prefixMatches(text[at...]).contains(where: { $0.entry.level == .province && !$0.short && $0.former == nil })
         else { return nil }
@@ -411,21 +445,23 @@ struct AddressParser {
     /// 四季青街道江干区清江路: a bare town or district first, its place after it. When the rest
     /// of the text names a region holding that name (the one read, or a namesake), the two
     /// readings join: the later text decides between namesakes.
-    func placedLater(_ best: Path, _ text: [Character]) throws -> Path? {
+    func placedLater(_ best: Path, _ text: [Unicode.Scalar]) throws -> Path? {
         guard best.chain.count == 1, let first = best.chain.first, first.level >= .district, best.consumed < text.count else { return nil }
         let later = try parse(text, scope: nil, from: best.consumed)
         // The text starts again, in full, after a bare name (金城镇江苏省常州市金坛区金城镇…).
         if later.read > best.read, later.chain.count > 1 { return later }
         guard let place = later.chain.last, place.level < first.level else { return nil }
         // Namesakes by the name as read: 新集镇 is also the 新集街道 of 新县.
-        let read = String(text[best.start..<best.ends[0]])
+        let read = text[best.start..<best.ends[0]]
         var forms = [read]
-        for suffix in Self.suffixes(first.level) where read.hasSuffix(suffix) && read.count > suffix.count + 1 {
-            forms.append(String(read.dropLast(suffix.count)))
+        for suffix in Self.suffixes(first.level) where read.reversed().starts(with: suffix.unicodeScalars.reversed())
+            && read.count > suffix.unicodeScalars.count + 1 {
+            forms.append(read.dropLast(suffix.unicodeScalars.count))
         }
         var namesakes: Set<Int64> = [first.code]
         for form in forms {
-            let key = NameKey(form)
+            var key = NameKey()
+            for u in form { key.append(u) }
             namesakes.formUnion(names.codes(form, key, short: false) + names.codes(form, key, short: true))
         }
         for code in namesakes.sorted(by: { a, b in a == first.code || (b != first.code && a < b) }) {
@@ -441,7 +477,7 @@ struct AddressParser {
     }
 
     /// The best path through `text` from `offset`, starting below `scope` when given.
-    func parse(_ text: [Character], scope: RegionCache.Entry?, from offset: Int) throws -> Path {
+    func parse(_ text: [Unicode.Scalar], scope: RegionCache.Entry?, from offset: Int) throws -> Path {
         var start = Path()
         start.consumed = offset
         start.start = offset
@@ -455,9 +491,9 @@ struct AddressParser {
             start.chain = chain
             // A scope named in the text again ("杭州市西湖区" with --city 杭州) is read over.
             for e in chain {
-                let rest = String(text[start.consumed...])
-                if rest.hasPrefix(e.name) { start.consumed += e.name.count }
-                else if let s = e.shortName, s.count >= 2, rest.hasPrefix(s) { start.consumed += s.count }
+                let rest = text[start.consumed...]
+                if Self.starts(rest, with: e.name) { start.consumed += e.name.unicodeScalars.count }
+                else if let s = e.shortName, s.unicodeScalars.count >= 2, Self.starts(rest, with: s) { start.consumed += s.unicodeScalars.count }
                 start.ends.append(start.consumed)
             }
         }
@@ -482,26 +518,27 @@ struct AddressParser {
                 // Names and fillers are no longer than `maxNameLength`; the rest of a long text
                 // need not be copied at every step.
                 let rest = text[path.consumed...]
-                var over: [Int] = atTown ? [] : Self.fillers.starting(rest).map(\.count)
+                var over: [Int] = atTown ? [] : Self.fillers.starting(rest).map(\.unicodeScalars.count)
                 // The code list's 县 of a municipality (重庆市县城口县: 500200 县).
                 if let last = path.chain.last, last.level == .province, last.code % 10_000 == 0,
                    [110000, 120000, 310000, 500000].contains(last.code), rest.first == "县" { over.append(1) }
                 // The level's suffix after a short name (峰江镇): a bare town so written is
                 // named in full, no longer a weak start (宁围镇…).
-                let suffixes = path.lastShort ? Self.suffixes(path.chain.last?.level).filter { Self.starts(rest, with: $0) }.map(\.count) : []
+                let suffixes = path.lastShort ? Self.suffixes(path.chain.last?.level).filter { Self.starts(rest, with: $0) }.map(\.unicodeScalars.count) : []
                 // A level already named, or above one named, written again: the text restarts
                 // (台州市浙江省台州市椒江区…, 北京北京市…).
                 if !atTown, let last = path.chain.last {
                     for e in try lineage(last) + path.chain.dropLast() {
-                        if Self.starts(rest, with: e.name) { over.append(e.name.count) }
-                        if let s = e.shortName, s.count >= 2, Self.starts(rest, with: s) {
+                        if Self.starts(rest, with: e.name) { over.append(e.name.unicodeScalars.count) }
+                        if let s = e.shortName, s.unicodeScalars.count >= 2, Self.starts(rest, with: s) {
                             // With a suffix of its level, maybe a former one (玉环市 written 玉环县).
-                            let suffix = Self.suffixes(e.level).first { Self.starts(rest.dropFirst(s.count), with: $0) }
-                            over.append(s.count + (suffix?.count ?? 0))
+                            let n = s.unicodeScalars.count
+                            let suffix = Self.suffixes(e.level).first { Self.starts(rest.dropFirst(n), with: $0) }
+                            over.append(n + (suffix?.unicodeScalars.count ?? 0))
                         }
                     }
                 }
-                for (n, isSuffix) in Set(over).map({ ($0, false) }) + Set(suffixes).map({ ($0, true) }) {
+                for (n, isSuffix) in Self.unique(over).map({ ($0, false) }) + Self.unique(suffixes).map({ ($0, true) }) {
                     var next = path
                     next.lastShort = false
                     next.consumed += n
@@ -585,7 +622,6 @@ struct AddressParser {
     /// them, which one look-up tells.
     struct Words {
         let list: [String]
-        /// First scalars, not Characters: hashing a Character normalises it first.
         private let firsts: Set<Unicode.Scalar>
 
         init(_ list: [String]) {
@@ -594,43 +630,38 @@ struct AddressParser {
         }
 
         /// Whether `text` starts with one of the words.
-        func start(_ text: ArraySlice<Character>) -> Bool {
-            guard let c = text.first?.unicodeScalars.first, firsts.contains(c) else { return false }
+        func start(_ text: ArraySlice<Unicode.Scalar>) -> Bool {
+            guard let c = text.first, firsts.contains(c) else { return false }
             return list.contains { AddressParser.starts(text, with: $0) }
         }
 
         /// The words `text` starts with.
-        func starting(_ text: ArraySlice<Character>) -> [String] {
-            guard let c = text.first?.unicodeScalars.first, firsts.contains(c) else { return [] }
+        func starting(_ text: ArraySlice<Unicode.Scalar>) -> [String] {
+            guard let c = text.first, firsts.contains(c) else { return [] }
             return list.filter { AddressParser.starts(text, with: $0) }
         }
     }
 
-    /// Whether `text` starts with `word`, compared a Character at a time: no String is built
-    /// for the rest of the text at every step of the search.
-    /// Scalar by scalar where both sides are of characters composition leaves alone (CJK, as
-    /// nearly all of it is): equal there only if their scalars are, and comparing Characters
-    /// normalises both first. Anything else is compared as Characters.
-    static func starts(_ text: ArraySlice<Character>, with word: String) -> Bool {
-        guard word.unicodeScalars.allSatisfy(String.isComposed) else { return startsSlowly(text, with: word) }
+    /// Whether `text` (composed, as `normalize` leaves it) starts with `word`, scalar by scalar:
+    /// equal there only if their scalars are. A word with a scalar that composition may change
+    /// is composed first.
+    static func starts(_ text: ArraySlice<Unicode.Scalar>, with word: String) -> Bool {
         var i = text.startIndex
         for u in word.unicodeScalars {
-            guard i < text.endIndex else { return false }
-            let cs = text[i].unicodeScalars
-            guard cs.count == 1, let t = cs.first, String.isComposed(t) else { return startsSlowly(text, with: word) }
-            guard t == u else { return false }
+            guard String.isComposed(u) else { return text.starts(with: word.composed.unicodeScalars) }
+            guard i < text.endIndex, text[i] == u else { return false }
             i += 1
         }
         return true
     }
 
-    private static func startsSlowly(_ text: ArraySlice<Character>, with word: String) -> Bool {
-        var i = text.startIndex
-        for c in word {
-            guard i < text.endIndex, text[i] == c else { return false }
-            i += 1
-        }
-        return true
+    /// The lengths once each, shortest first: a handful, where a `Set` would cost more.
+    static func unique(_ lengths: [Int]) -> [Int] {
+        guard lengths.count > 1 else { return lengths }
+        var out = lengths.sorted()
+        var i = 1
+        while i < out.count { if out[i] == out[i - 1] { out.remove(at: i) } else { i += 1 } }
+        return out
     }
 
     /// A place in the text reached with a region last read.
@@ -649,5 +680,24 @@ struct AddressParser {
             next = p.parent
         }
         return count
+    }
+}
+
+extension Sequence<Unicode.Scalar> {
+    /// The parser's text, or a part of it, as a String again.
+    var string: String {
+        // As UTF-8 into the String's own storage: appending scalars one by one cost more than
+        // the queries the text was made for.
+        let scalars = Array(self)
+        return String(unsafeUninitializedCapacity: scalars.count * 4) { buffer in
+            var n = 0
+            for u in scalars {
+                UTF8.encode(u) { byte in
+                    buffer[n] = byte
+                    n += 1
+                }
+            }
+            return n
+        }
     }
 }
