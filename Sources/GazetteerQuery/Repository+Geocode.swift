@@ -6,15 +6,21 @@ import GazetteerSupport
 extension Repository {
     /// The POI whose name starts `text` (longest first), inside `region` when given, of at
     /// least `minLength` characters: a shorter one would read less than the regions already did.
-    func poiPrefix(_ text: ArraySlice<Unicode.Scalar>, minLength: Int = 2, inside region: RegionCache.Entry?, db: Connection) throws -> (Int64, Int)? {
+    func poiPrefix(_ text: ArraySlice<Unicode.Scalar>, minLength: Int = 2, inside region: RegionCache.Entry?,
+                   parser: AddressParser, db: Connection) throws -> (Int64, Int)? {
         let n = min(text.count, 40)
         guard n >= max(2, minLength) else { return nil }
+        // Whether any name starts with the first two characters, asked once per parser: the
+        // same few starts (the street after 西湖区, 路, 号) come back address after address.
+        let two = UInt64(text.first!.value) << 32 | UInt64(text[text.startIndex + 1].value)
         // Every name either query below can find starts with the text's first `minLength`
         // characters: one seek tells when none does, as it does at most places an address reaches.
-        let least = text.prefix(max(2, minLength)).string
-        guard try db.cachedStatement("SELECT 1 FROM poi WHERE name >= ? AND name < ? LIMIT 1")
-            .first([.text(least), .text(KeywordSearcher.upperBound(least))], { _ in true }) != nil
-        else { return nil }
+        func some(_ start: String) throws -> Bool {
+            try db.cachedStatement("SELECT 1 FROM poi WHERE name >= ? AND name < ? LIMIT 1")
+                .first([.text(start), .text(KeywordSearcher.upperBound(start))], { _ in true }) != nil
+        }
+        guard try parser.poiStart(two, { try some(text.prefix(2).string) }),
+              try minLength <= 2 || some(text.prefix(minLength).string) else { return nil }
         let whole = text.prefix(n).string
         var prefixes: [String] = [], end = whole.unicodeScalars.index(after: whole.startIndex)
         var length = 1
@@ -167,7 +173,7 @@ extension Repository {
                 let region = k == 0 ? nil : path.chain[k - 1]
                 // Only a name that reads at least as far as the regions did can win.
                 let least = consumed - at + (k == path.chain.count && poi == nil ? 0 : 1)
-                guard let (rowid, length) = try poiPrefix(text[at...], minLength: least, inside: region, db: db) else { continue }
+                guard let (rowid, length) = try poiPrefix(text[at...], minLength: least, inside: region, parser: parser, db: db) else { continue }
                 if at + length > consumed || (at + length == consumed && poi == nil && k == path.chain.count) {
                     // Before the noise, a POI must read past its start; after it, past the regions.
                     if let noiseStart, at + length <= (at <= noiseStart ? noiseStart : path.consumed) { continue }

@@ -17,8 +17,10 @@ package enum FormerNames {
     package static let byCode: [Int64: Int64] = table.codes
 
     private static let table: (names: [String: [Entry]], codes: [Int64: Int64]) = {
-        var names: [String: [Entry]] = [:]
-        var codes: [Int64: (code: Int64, year: Int)] = [:]
+        var names: [String: [Entry]] = [:], codes: [Int64: (code: Int64, year: Int)] = [:]
+        // Sized once: growing rehashes every name, and hashing a String normalises it.
+        names.reserveCapacity(8192)
+        codes.reserveCapacity(4096)
         // Split as bytes: every command that geocodes reads this at start-up, and splitting the
         // text as Characters took longer than the rest.
         let bytes = PackageResources.former_names_tsv
@@ -29,9 +31,8 @@ package enum FormerNames {
             let name = text(1), year = Int(text(3)) ?? 0
             let entry = Entry(name: name, code: code)
             let short = shortForm(name)
-            for key in short == name ? [name] : [name, short]
-            where key.unicodeScalars.count >= 2 && !(names[key]?.contains(entry) ?? false) {
-                names[key, default: []].append(entry)
+            for key in short == name ? [name] : [name, short] where key.unicodeScalars.count >= 2 {
+                names[key, default: []].appendIfAbsent(entry)
             }
             if let old = Int64(text(0)), old != code, year >= codes[old]?.year ?? -1 { codes[old] = (code, year) }
         }
@@ -56,5 +57,11 @@ package enum FormerNames {
             }
         }
         return name
+    }
+}
+
+extension Array where Element: Equatable {
+    fileprivate mutating func appendIfAbsent(_ e: Element) {
+        if !contains(e) { append(e) }
     }
 }

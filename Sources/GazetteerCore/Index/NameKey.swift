@@ -77,10 +77,15 @@ package struct NameTable: Sendable {
 
     /// Marks the starts of `name` and its whole with `flag`; the whole's slot.
     private mutating func mark(_ name: String, _ flag: UInt8) -> Int? {
-        let keys = NameKey.starts(of: name)
-        guard let last = keys.last else { return nil }
-        for k in keys.dropLast() { _ = mark(k, Self.start) }
-        return mark(last, Self.start | flag)
+        // As `NameKey.starts(of:)`, without the array: this runs for every name at start-up.
+        var key = NameKey(), n = 0, slot: Int?
+        for u in name.unicodeScalars {
+            key.append(u)
+            n += 1
+            if n >= 2 { slot = mark(key, Self.start) }
+        }
+        if let slot { flags[slot] |= flag }
+        return slot
     }
 
     /// Notes `name` as the full (or short) name of region `code`.

@@ -12,6 +12,15 @@ struct AddressParser {
     /// Taken once per address, not per look-up: a copy out of the shared cache costs a lock.
     let names: RegionCache.Names
 
+    /// Whether some POI's name starts with two characters (packed, see `Repository.poiPrefix`),
+    /// for this parser's one read.
+    func poiStart(_ two: UInt64, _ ask: () throws -> Bool) rethrows -> Bool {
+        if let known = memo.poiStarts[two] { return known }
+        let found = try ask()
+        memo.poiStarts[two] = found
+        return found
+    }
+
     /// The matches found at each place of the text being read: the search reaches a place by
     /// many paths (namesakes, a suffix read over or not) and the matches there are the same.
     private let memo = Memo()
@@ -24,6 +33,7 @@ struct AddressParser {
         /// Regions by code, for this parser's one read: the shared cache takes a lock per look-up.
         var entries: [Int64: RegionCache.Entry] = [:]
         var lineages: [Int64: [RegionCache.Entry]] = [:]
+        var poiStarts: [UInt64: Bool] = [:]
     }
 
     /// Region `code`, as the cache gives it.
@@ -117,7 +127,10 @@ struct AddressParser {
         var scalars: [Unicode.Scalar] = []
         scalars.reserveCapacity(composed.utf8.count / 3 + 4)
         for u in composed.unicodeScalars {
-            if (0xFF10...0xFF19).contains(u.value) || (0xFF21...0xFF3A).contains(u.value) || (0xFF41...0xFF5A).contains(u.value) {
+            // Most of an address: a CJK ideograph, kept as it is.
+            if (0x4E00...0x9FFF).contains(u.value) {
+                scalars.append(u)
+            } else if (0xFF10...0xFF19).contains(u.value) || (0xFF21...0xFF3A).contains(u.value) || (0xFF41...0xFF5A).contains(u.value) {
                 scalars.append(Unicode.Scalar(u.value - 0xFEE0)!)
             } else if !u.properties.isWhitespace, !Self.separatorScalars.contains(u), !Self.isStrayMark(u, after: scalars.last) {
                 scalars.append(u)
@@ -174,6 +187,13 @@ struct AddressParser {
 
     /// A level's suffix after a short name, read over: 峰江镇 where the town is now 峰江街道.
     static func suffixes(_ level: RegionLevel?) -> [String] {
+        level.map { suffixTable[$0.rawValue] } ?? []
+    }
+
+    /// `suffixes` per level, made once: the search asks at every step.
+    private static let suffixTable = RegionLevel.allCases.sorted { $0.rawValue < $1.rawValue }.map(listedSuffixes)
+
+    private static func listedSuffixes(_ level: RegionLevel?) -> [String] {
         switch level {
         case .province: ["省", "自治区"]  // 广西省, 内蒙古省: wrong, and common
         case .town: ["街道", "镇", "乡", "街"]
@@ -234,22 +254,23 @@ struct AddressParser {
             afters[length] = a
             return a
         }
-        var matches: [Match] = try codes.sorted().flatMap { code -> [Match] in
-            guard let e = try entry(code) else { return [] }
-            var found: [Match] = []
-            if let f = Self.search(full, code) { found.append(Match(entry: e, length: f, short: false)) }
-            guard let length = Self.search(short, code) else { return found }
+        var matches: [Match] = []
+        matches.reserveCapacity(codes.count)
+        for code in codes.sorted() {
+            guard let e = try entry(code) else { continue }
+            let byFull = Self.search(full, code)
+            if let f = byFull { matches.append(Match(entry: e, length: f, short: false)) }
+            guard let length = Self.search(short, code) else { continue }
             let next = after(length)
             // Its full name read too, the short name counts only where a region under it starts
             // after it: 青岛市北区 is 青岛 + 市北区, not 青岛市 + 北区.
-            if !found.isEmpty, !Self.childNamed(e, among: next.children) { return found }
+            if byFull != nil, !Self.childNamed(e, among: next.children) { continue }
             // 白云湖街 is 白云湖街道 so shortened, not a street.
             let townStreet = e.level == .town && next.jie && e.name.hasSuffix("街道")
-            if !townStreet, next.street, !Self.childNamed(e, among: next.children) { return found }
+            if !townStreet, next.street, !Self.childNamed(e, among: next.children) { continue }
             // Another level's suffix: 江东区 is not 江东乡 with 区 left over.
-            if Self.otherLevelSuffix(window.dropFirst(length), e.level) { return found }
-            return found + [Match(entry: e, length: length, short: true,
-                                  needsParent: e.level == .town && (townStreet || next.place))]
+            if Self.otherLevelSuffix(window.dropFirst(length), e.level) { continue }
+            matches.append(Match(entry: e, length: length, short: true, needsParent: e.level == .town && (townStreet || next.place)))
         }
         // Former names (襄樊, 下城区, 柳州地区): today's region, read as if named; a name that is
         // also a region's own today (江东区 in 宁波 was merged, 江东区 in 衡阳 is not) is both.
@@ -324,9 +345,12 @@ struct AddressParser {
     /// The regions whose name or short name starts `text`: found once for all the namesakes a
     /// short name before it may be (城关 is hundreds of towns).
     func namedAtStart(of text: ArraySlice<Unicode.Scalar>) -> [Int64] {
-        wholeNames(startingAt: text).flatMap {
-            names.codes(text.prefix($0.length), $0.key, short: false) + names.codes(text.prefix($0.length), $0.key, short: true)
+        var codes: [Int64] = []
+        for name in wholeNames(startingAt: text) {
+            codes.append(contentsOf: names.codes(text.prefix(name.length), name.key, short: false))
+            codes.append(contentsOf: names.codes(text.prefix(name.length), name.key, short: true))
         }
+        return codes
     }
 
     /// The starts of `text` that some region, former name or zone has as its name, with their
