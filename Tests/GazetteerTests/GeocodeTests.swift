@@ -58,6 +58,12 @@ import Testing
         ("北京市某某科技有限公司北京市朝阳区望京街道", "110105", "110105026", "某某科技有限公司"),
         // A shop named after a town says nothing of where the address is.
         ("杭州市萧山区市心北路188号瓜沥镇土菜馆", "330109", "", "市心北路188号瓜沥镇土菜馆"),
+        // A label's default city, then the real one with its district.
+        ("浙江温州宁波市江北区慈城镇普济路8号", "330205", "330205103", "普济路8号"),
+        ("杭州市宁波市场", "330100", "", "宁波市场"),  // not a city without a region of its own after it
+        // The county-level city bearing its prefecture's short name, with another suffix.
+        ("恩施区民族路12号", "422801", "", "民族路12号"),
+        ("大理区人民路", "532901", "", "人民路"),
     ])
     func realWorldText(_ address: String, _ adcode: String, _ town: String, _ unmatched: String) throws {
         let g = try #require(try repo.geocode(address), "\(address)")
@@ -75,6 +81,7 @@ import Testing
         ("宁波鄞州区古林镇", "330203", "330203103"),
         ("温州鹿城区南塘二组团", "330302", ""),
         ("台州临海市东城镇东溪单村篮球场", "331082", ""),
+        ("奉化东郊开发区云峰路119号", "330213", ""),  // a zone named after 鄞州区's 东郊街道, in 奉化
     ])
     func townsMovedOnlyAcrossChangedBoundaries(_ address: String, _ adcode: String, _ town: String) throws {
         let g = try #require(try repo.geocode(address), "\(address)")

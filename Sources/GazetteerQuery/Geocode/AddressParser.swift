@@ -269,7 +269,12 @@ struct AddressParser {
             let townStreet = e.level == .town && next.jie && e.name.hasSuffix("街道")
             if !townStreet, next.street, !Self.childNamed(e, among: next.children) { continue }
             // Another level's suffix: 江东区 is not 江东乡 with 区 left over.
-            if Self.otherLevelSuffix(window.dropFirst(length), e.level) { continue }
+            if Self.otherLevelSuffix(window.dropFirst(length), e.level) {
+                // 恩施区: the county-level city that bears its prefecture's short name (恩施市 in
+                // 恩施州), written with another suffix of its level.
+                if e.level == .city, let m = try namesakeSeat(of: e, length: length, in: window) { matches.append(m) }
+                continue
+            }
             matches.append(Match(entry: e, length: length, short: true, needsParent: e.level == .town && (townStreet || next.place)))
         }
         // Former names (襄樊, 下城区, 柳州地区): today's region, read as if named; a name that is
@@ -298,6 +303,23 @@ struct AddressParser {
             }
         }
         return matches
+    }
+
+    /// The district under city `e` named as `e`'s short name (`length` characters of `window`)
+    /// with a district's suffix, when the text gives it a district's suffix too: 恩施区 for 恩施市.
+    private func namesakeSeat(of e: RegionCache.Entry, length: Int, in window: ArraySlice<Unicode.Scalar>) throws -> Match? {
+        let after = window.dropFirst(length)
+        guard let written = Self.suffixes(.district).first(where: { Self.starts(after, with: $0) }) else { return nil }
+        for suffix in Self.suffixes(.district) {
+            let name = Array(window.prefix(length)) + Array(suffix.unicodeScalars)
+            var key = NameKey()
+            for u in name { key.append(u) }
+            for code in names.codes(name[...], key, short: false) {
+                guard let d = try entry(code), d.parent == e.code, d.level == .district else { continue }
+                return Match(entry: d, length: length + written.unicodeScalars.count, short: true)
+            }
+        }
+        return nil
     }
 
     /// Each code once, with its longest length, in code order.
@@ -584,9 +606,11 @@ struct AddressParser {
                 // So must a town whose short name is itself a street's (湘潭路 of 湘潭路街道).
                 let suffixed = { (m: Match) in Self.suffixes(.town).contains { Self.starts(text[(path.consumed + m.length)...], with: $0) } }
                 let streetNamed = { (m: Match) in Self.streetWords.list.contains { m.entry.shortName?.hasSuffix($0) ?? false } }
+                // Nor one whose name starts a zone's (奉化东郊开发区 is 奉化's, not 鄞州区's 东郊街道).
+                let zoneNamed = { (m: Match) in Self.starts(text[(path.consumed + m.length)...], with: "开发区") }
                 let outside = matches.filter {
                     $0.entry.level == .town && $0.zone == nil && !$0.needsParent
-                        && (!$0.short || suffixed($0) || !(wide || streetNamed($0)))
+                        && (!$0.short || suffixed($0) || !(wide || streetNamed($0))) && !zoneNamed($0)
                         && !AdminCode($0.entry.code).isWithin(AdminCode(parent.code), level: parent.level)
                         && AdminCode($0.entry.code).isWithin(AdminCode(above.code), level: above.level)
                 }
@@ -610,10 +634,13 @@ struct AddressParser {
                 if let parent = path.chain.last {
                     if moved.contains(m.entry.code) {
                         next.skipped += 2
-                    } else if parent.level == .district, m.entry.level == .district, m.entry.parent == parent.parent,
-                              m.entry.code != parent.code, !m.short, m.former == nil, m.zone == nil {
+                    } else if parent.level == .district || parent.level == .city, m.entry.level == parent.level,
+                              m.entry.parent == parent.parent, m.entry.code != parent.code, !m.short, m.former == nil, m.zone == nil,
+                              parent.level == .district || Self.childNamed(m.entry, among: namedAtStart(of: text[(path.consumed + m.length)...])) {
                         // A district, then another of the same city in full (鹿城区龙湾区…,
                         // 都匀市三都水族自治县…): the later, nearer the street, at a level's cost.
+                        // So for a city, then another of the province in full with a region of
+                        // its own after it (a label's default city: 浙江温州宁波市江北区…).
                         next.chain.removeLast()
                         next.ends.removeLast()
                         next.skipped += 1
@@ -673,7 +700,11 @@ struct AddressParser {
         var i = text.startIndex
         for u in word.unicodeScalars {
             guard String.isComposed(u) else { return text.starts(with: word.composed.unicodeScalars) }
-            guard i < text.endIndex, text[i] == u else { return false }
+            guard i < text.endIndex, text[i] == u else {
+                // e + U+0301 in the word is é in the text (a CJK word has no such pair).
+                return u.value < 0x3000 && !word.unicodeScalars.allSatisfy(String.isComposed)
+                    && text.starts(with: word.composed.unicodeScalars)
+            }
             i += 1
         }
         return true
