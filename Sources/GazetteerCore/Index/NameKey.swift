@@ -18,20 +18,6 @@ package struct NameKey: Hashable, Sendable {
     package mutating func append(_ u: Unicode.Scalar) {
         for b in UTF8.encode(u)! { value = (value ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
     }
-
-    /// The keys of every start of `text` of two characters or more (襄樊市 → 襄樊, 襄樊市).
-    /// By scalars, which for the names read (CJK, all of one scalar each) are its characters,
-    /// and cost far less to walk; elsewhere a few more starts are marked, which only narrows less.
-    package static func starts(of text: some StringProtocol) -> [NameKey] {
-        var key = NameKey(), out: [NameKey] = [], n = 0
-        out.reserveCapacity(text.utf8.count / 3)
-        for u in text.unicodeScalars {
-            for b in UTF8.encode(u)! { key.value = (key.value ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
-            n += 1
-            if n >= 2 { out.append(key) }
-        }
-        return out
-    }
 }
 
 /// Every name the geocoder reads, by key, in flat arrays: which keys start a name, which are a
@@ -79,7 +65,8 @@ package struct NameTable: Sendable {
 
     /// Marks the starts of `name` and its whole with `flag`; the whole's slot.
     private mutating func mark(_ name: String, _ flag: UInt8) -> Int? {
-        // As `NameKey.starts(of:)`, without the array: this runs for every name at start-up.
+        // Every start of two characters or more (襄樊市 → 襄樊, 襄樊市), grown a scalar at a time:
+        // for the names read (CJK, a scalar each) its characters.
         var key = NameKey(), n = 0, slot: Int?
         for u in name.unicodeScalars {
             key.append(u)
