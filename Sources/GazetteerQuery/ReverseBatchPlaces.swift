@@ -203,12 +203,10 @@ extension Repository {
     /// Readies a batch of about `count` points for `placeBatch`: builds the region cells and
     /// loads the POI cells now when that many points make them worth it (see
     /// `RegionCache.noteRegionBatch` and `notePOIBatch`), so that the first block does not
-    /// pay the slow path. The boundaries are decoded first, on all cores; then the POI cells
-    /// load while the region cells are built, on connections of their own.
+    /// pay the slow path. Both start at once, on connections of their own: the POI cells on
+    /// one core while the boundaries are decoded on all (`RegionCache.loadShapes`), then the
+    /// region cells are built from them; neither waits for the other.
     package func prepareBatch(_ count: Int) {
-        _ = try? read { db in
-            if regions.regionCellsDue(count, db) { try regions.loadShapes(try regions.grid(db).codes, db) }
-        }
         DispatchQueue.concurrentPerform(iterations: 2) { task in
             _ = try? read { db in
                 if task == 0 {

@@ -5,46 +5,77 @@
 /// then cells of an 8-byte id (a child's node number above the leaves) and 32-bit floats
 /// (min x, max x, min y, max y), all big-endian; the root is node 1.
 package enum RTreeLeaves {
-    /// Calls `body(minX, maxX, minY, maxY)` for every row of R*Tree `table` (as stored, the
-    /// 32-bit box that contains the row's values). False, having called nothing, when the
-    /// nodes are not laid out as expected (then read the virtual table).
-    package static func forEachBox(_ db: Connection, table: String, _ body: (Float, Float, Float, Float) -> Void) throws -> Bool {
-        try forEachEntry(db, table: table) { _, x0, x1, y0, y1 in body(x0, x1, y0, y1) }
+    /// Every row of R*Tree `table`, leaf by leaf: ids, and per id its box as stored (the 32-bit
+    /// box that contains the row's values) as four floats, min x, max x, min y, max y. Nil,
+    /// having read nothing, when the nodes are not laid out as expected (then read the
+    /// virtual table).
+    ///
+    /// The node blobs are copied into one buffer and the rows into arrays of their final
+    /// size: a million rows appended one by one cost more than reading them.
+    package static func entries(_ db: Connection, table: String) throws -> (ids: [Int64], boxes: [Float])? {
+        var bytes: [UInt8] = []
+        var nodes: [Int64: Range<Int>] = [:]
+        // Sized once: grown by doubling, the buffer would touch twice its pages.
+        if case .integer(let size) = try db.scalar("SELECT sum(length(data)) FROM \"\(table)_node\"") { bytes.reserveCapacity(Int(size)) }
+        _ = try db.makeStatement("SELECT nodeno, data FROM \"\(table)_node\"").rows { s in
+            s.withBlob(1) { blob in
+                let start = bytes.count
+                bytes.append(contentsOf: blob)
+                nodes[s.int64(0)] = start..<bytes.count
+            }
+        }
+        return bytes.withUnsafeBytes { raw -> (ids: [Int64], boxes: [Float])? in
+            func u16(_ at: Int) -> Int { Int(UInt16(bigEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt16.self))) }
+            func u32(_ at: Int) -> UInt32 { UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
+            func i64(_ at: Int) -> Int64 { Int64(bitPattern: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self))) }
+            let cell = 8 + 4 * 4
+            // Check the whole tree first, so that a surprise reads nothing rather than half.
+            guard let root = nodes[1], root.count >= 4 else { return nil }
+            var leaves: [Range<Int>] = []
+            var level: [(node: Range<Int>, depth: Int)] = [(root, u16(root.lowerBound))]
+            var seen = 1, total = 0
+            while let (node, depth) = level.popLast() {
+                let count = u16(node.lowerBound + 2)
+                guard 4 + count * cell <= node.count else { return nil }
+                if depth == 0 {
+                    leaves.append(node)
+                    total += count
+                    continue
+                }
+                for i in 0..<count {
+                    guard let child = nodes[i64(node.lowerBound + 4 + i * cell)], child.count >= 4 else { return nil }
+                    level.append((child, depth - 1))
+                    seen += 1
+                }
+            }
+            guard seen == nodes.count else { return nil }
+            var n = 0
+            let ids = [Int64](unsafeUninitializedCapacity: total) { ids, done in
+                for node in leaves {
+                    for i in 0..<u16(node.lowerBound + 2) { ids[n] = i64(node.lowerBound + 4 + i * cell); n += 1 }
+                }
+                done = n
+            }
+            n = 0
+            let boxes = [Float](unsafeUninitializedCapacity: 4 * total) { boxes, done in
+                for node in leaves {
+                    for i in 0..<u16(node.lowerBound + 2) {
+                        let at = node.lowerBound + 4 + i * cell + 8
+                        for k in 0..<4 { boxes[n + k] = Float(bitPattern: u32(at + 4 * k)) }
+                        n += 4
+                    }
+                }
+                done = n
+            }
+            return (ids, boxes)
+        }
     }
 
-    /// `forEachBox`, with each row's id first: `body(id, minX, maxX, minY, maxY)`.
-    package static func forEachEntry(_ db: Connection, table: String, _ body: (Int64, Float, Float, Float, Float) -> Void) throws -> Bool {
-        var nodes: [Int64: [UInt8]] = [:]
-        _ = try db.makeStatement("SELECT nodeno, data FROM \"\(table)_node\"").rows { s in nodes[s.int64(0)] = s.blob(1) }
-        func u16(_ b: [UInt8], _ at: Int) -> Int { Int(b[at]) << 8 | Int(b[at + 1]) }
-        func u32(_ b: [UInt8], _ at: Int) -> UInt32 {
-            UInt32(b[at]) << 24 | UInt32(b[at + 1]) << 16 | UInt32(b[at + 2]) << 8 | UInt32(b[at + 3])
-        }
-        func i64(_ b: [UInt8], _ at: Int) -> Int64 { Int64(bitPattern: UInt64(u32(b, at)) << 32 | UInt64(u32(b, at + 4))) }
-        let cell = 8 + 4 * 4
-        // Check the whole tree first, so that a surprise reads nothing rather than half.
-        guard let root = nodes[1], root.count >= 4 else { return false }
-        var leaves: [[UInt8]] = []
-        var level: [(node: [UInt8], depth: Int)] = [(root, u16(root, 0))]
-        var seen = 1
-        while let (node, depth) = level.popLast() {
-            let count = u16(node, 2)
-            guard 4 + count * cell <= node.count else { return false }
-            if depth == 0 { leaves.append(node); continue }
-            for i in 0..<count {
-                guard let child = nodes[i64(node, 4 + i * cell)], child.count >= 4 else { return false }
-                level.append((child, depth - 1))
-                seen += 1
-            }
-        }
-        guard seen == nodes.count else { return false }
-        for node in leaves {
-            for i in 0..<u16(node, 2) {
-                let at = 4 + i * cell + 8
-                body(i64(node, at - 8), Float(bitPattern: u32(node, at)), Float(bitPattern: u32(node, at + 4)),
-                     Float(bitPattern: u32(node, at + 8)), Float(bitPattern: u32(node, at + 12)))
-            }
-        }
+    /// Calls `body(minX, maxX, minY, maxY)` for every row of R*Tree `table` (see `entries`).
+    /// False, having called nothing, when the nodes are not laid out as expected.
+    package static func forEachBox(_ db: Connection, table: String, _ body: (Float, Float, Float, Float) -> Void) throws -> Bool {
+        guard let (_, boxes) = try entries(db, table: table) else { return false }
+        for i in stride(from: 0, to: boxes.count, by: 4) { body(boxes[i], boxes[i + 1], boxes[i + 2], boxes[i + 3]) }
         return true
     }
 }

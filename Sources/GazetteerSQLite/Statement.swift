@@ -182,6 +182,12 @@ package final class Statement {
         return Array(UnsafeRawBufferPointer(start: p, count: n))
     }
     package func optionalBlob(_ i: Int32) -> [UInt8]? { isNull(i) ? nil : blob(i) }
+    /// The blob of column `i`, read in place (valid only inside `body`): no array per row.
+    package func withBlob<T>(_ i: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let n = Int(sqlite3_column_bytes(handle, i))
+        guard n > 0, let p = sqlite3_column_blob(handle, i) else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeRawBufferPointer(start: p, count: n))
+    }
 
     /// The first `count` columns of the current row.
     package func values(_ count: Int32) -> [SQLiteValue] { (0..<count).map(value) }

@@ -243,15 +243,24 @@ extension MultiPolygon {
             rings.reserveCapacity(ringCount)
             for _ in 0..<ringCount {
                 let n = pointCounts[ringIndex]
-                var ring: [Coordinate] = []
-                ring.reserveCapacity(n)
-                for _ in 0..<n {
-                    let lng = Double(try reader.int32("longitude")) / Self.binaryScale
-                    let lat = Double(try reader.int32("latitude")) / Self.binaryScale
-                    let c = Coordinate(longitude: lng, latitude: lat)
-                    guard c.isValid else { throw .corrupt("coordinate (\(lng) \(lat)) out of range in ring \(ringIndex + 1)") }
-                    ring.append(c)
+                // The counts were checked against the size above, so the points are read in
+                // place (a boundary batch decodes millions of them).
+                var invalid: Coordinate?
+                let at = reader.offset
+                let ring = bytes.withUnsafeBytes { raw in
+                    [Coordinate](unsafeUninitializedCapacity: n) { ring, done in
+                        for i in 0..<n {
+                            let lng = Double(Int32(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8 * i, as: UInt32.self)))) / Self.binaryScale
+                            let lat = Double(Int32(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8 * i + 4, as: UInt32.self)))) / Self.binaryScale
+                            let c = Coordinate(longitude: lng, latitude: lat)
+                            if !c.isValid { invalid = c; break }
+                            ring[i] = c
+                            done = i + 1
+                        }
+                    }
                 }
+                reader.offset += 8 * n
+                if let c = invalid { throw .corrupt("coordinate (\(c.longitude) \(c.latitude)) out of range in ring \(ringIndex + 1)") }
                 guard ring.first == ring.last else { throw .corrupt("ring \(ringIndex + 1) is not closed") }
                 rings.append(ring)
                 ringIndex += 1

@@ -39,92 +39,116 @@ package struct PolygonIndex: Sendable {
     private static let edgesPerBand = 4
     private static let maxBands = 1 << 16
 
+    /// Built through plain buffers: a batch decodes every boundary (millions of points) before
+    /// its first point, and bounds checks and appends per point were most of that.
     package init(polygons: [Polygon]) {
         let pointCount = polygons.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count + 1 } }
-        xs.reserveCapacity(pointCount)
-        ys.reserveCapacity(pointCount)
+        // The points, each ring closed internally so edge k -> k + 1 covers every side.
+        var ringBoxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double, start: Int, end: Int)] = []
+        var filled = 0
+        xs = [Double](unsafeUninitializedCapacity: pointCount) { xs, xsDone in
+            ys = [Double](unsafeUninitializedCapacity: pointCount) { ys, ysDone in
+                for polygon in polygons {
+                    for points in polygon.rings {
+                        let start = filled
+                        var minX = Double.infinity, minY = Double.infinity
+                        var maxX = -Double.infinity, maxY = -Double.infinity
+                        points.withUnsafeBufferPointer { points in
+                            for p in points {
+                                xs[filled] = p.longitude
+                                ys[filled] = p.latitude
+                                filled += 1
+                                minX = Swift.min(minX, p.longitude); maxX = Swift.max(maxX, p.longitude)
+                                minY = Swift.min(minY, p.latitude); maxY = Swift.max(maxY, p.latitude)
+                            }
+                            if let first = points.first, let last = points.last, first != last {
+                                xs[filled] = first.longitude
+                                ys[filled] = first.latitude
+                                filled += 1
+                            }
+                        }
+                        ringBoxes.append((minX, minY, maxX, maxY, start, filled))
+                    }
+                }
+                ysDone = filled
+            }
+            xsDone = filled
+        }
         edges.reserveCapacity(pointCount + pointCount / 4)
         var counts: [Int32] = []
-
-        for polygon in polygons {
-            var part = Part(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity,
-                            ringStart: Int32(rings.count), ringEnd: Int32(rings.count))
-            for points in polygon.rings {
-                let start = xs.count
-                var minX = Double.infinity, minY = Double.infinity
-                var maxX = -Double.infinity, maxY = -Double.infinity
-                for p in points {
-                    xs.append(p.longitude)
-                    ys.append(p.latitude)
-                    minX = Swift.min(minX, p.longitude); maxX = Swift.max(maxX, p.longitude)
-                    minY = Swift.min(minY, p.latitude); maxY = Swift.max(maxY, p.latitude)
-                }
-                // Close the ring internally so edge k -> k + 1 covers every side.
-                if let first = points.first, let last = points.last, first != last {
-                    xs.append(first.longitude)
-                    ys.append(first.latitude)
-                }
-                let end = xs.count
-                let edgeCount = Swift.max(0, end - start - 1)
-                let height = maxY - minY
-                var bandCount = 1
-                if height > 0 && height.isFinite && edgeCount > 0 {
-                    // An edge is listed in every band its latitude span meets, so about
-                    // edgeCount + Σ|Δy| / bandHeight entries in all. Spiky rings would blow that
-                    // up: cap the bands so the index stays within ~4 entries per edge.
-                    var totalDy = 0.0
-                    for k in start..<(end - 1) { totalDy += abs(ys[k + 1] - ys[k]) }
-                    let bySize = edgeCount / Self.edgesPerBand
-                    let byMemory = totalDy > 0 ? Double(3 * edgeCount) * height / totalDy : Double(Self.maxBands)
-                    bandCount = Swift.max(1, Swift.min(bySize, Self.maxBands, Int(Swift.min(byMemory, Double(Self.maxBands)))))
-                }
-                let invBandHeight = height > 0 && height.isFinite ? Double(bandCount) / height : 0
-
-                @inline(__always) func band(_ y: Double) -> Int {
-                    let b = (y - minY) * invBandHeight
-                    guard b > 0 else { return 0 }            // also catches NaN
-                    return b >= Double(bandCount - 1) ? bandCount - 1 : Int(b)
-                }
-
-                // Count, then fill (CSR): edges whose latitude span meets each band.
-                counts.removeAll(keepingCapacity: true)
-                counts.append(contentsOf: repeatElement(0, count: bandCount + 1))
-                // Horizontal edges are listed too (in one band each): `contains` skips them by
-                // its crossing test, and `distanceToBoundary(within:)` needs every edge.
-                if edgeCount > 0 {
-                    for k in start..<(end - 1) {
-                        let lo = band(Swift.min(ys[k], ys[k + 1]))
-                        let hi = band(Swift.max(ys[k], ys[k + 1]))
-                        for b in lo...hi { counts[b + 1] += 1 }
+        var ringIndex = 0
+        ys.withUnsafeBufferPointer { ys in
+            for polygon in polygons {
+                var part = Part(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity,
+                                ringStart: Int32(rings.count), ringEnd: Int32(rings.count))
+                for _ in polygon.rings {
+                    let (minX, minY, maxX, maxY, start, end) = ringBoxes[ringIndex]
+                    ringIndex += 1
+                    let edgeCount = Swift.max(0, end - start - 1)
+                    let height = maxY - minY
+                    var bandCount = 1
+                    if height > 0 && height.isFinite && edgeCount > 0 {
+                        // An edge is listed in every band its latitude span meets, so about
+                        // edgeCount + Σ|Δy| / bandHeight entries in all. Spiky rings would blow that
+                        // up: cap the bands so the index stays within ~4 entries per edge.
+                        var totalDy = 0.0
+                        for k in start..<(end - 1) { totalDy += abs(ys[k + 1] - ys[k]) }
+                        let bySize = edgeCount / Self.edgesPerBand
+                        let byMemory = totalDy > 0 ? Double(3 * edgeCount) * height / totalDy : Double(Self.maxBands)
+                        bandCount = Swift.max(1, Swift.min(bySize, Self.maxBands, Int(Swift.min(byMemory, Double(Self.maxBands)))))
                     }
-                }
-                for b in 0..<bandCount { counts[b + 1] += counts[b] }
-                let base = bandStarts.count
-                let edgeBase = Int32(edges.count)
-                for b in 0...bandCount { bandStarts.append(edgeBase + counts[b]) }
-                edges.append(contentsOf: repeatElement(0, count: Int(counts[bandCount])))
-                if edgeCount > 0 {
-                    for k in start..<(end - 1) {
-                        let lo = band(Swift.min(ys[k], ys[k + 1]))
-                        let hi = band(Swift.max(ys[k], ys[k + 1]))
-                        for b in lo...hi {
-                            edges[Int(edgeBase + counts[b])] = Int32(k)
-                            counts[b] += 1
+                    let invBandHeight = height > 0 && height.isFinite ? Double(bandCount) / height : 0
+
+                    @inline(__always) func band(_ y: Double) -> Int {
+                        let b = (y - minY) * invBandHeight
+                        guard b > 0 else { return 0 }            // also catches NaN
+                        return b >= Double(bandCount - 1) ? bandCount - 1 : Int(b)
+                    }
+
+                    // Count, then fill (CSR): edges whose latitude span meets each band.
+                    counts.removeAll(keepingCapacity: true)
+                    counts.append(contentsOf: repeatElement(0, count: bandCount + 1))
+                    let base = bandStarts.count
+                    let edgeBase = Int32(edges.count)
+                    counts.withUnsafeMutableBufferPointer { counts in
+                        // Horizontal edges are listed too (in one band each): `contains` skips them by
+                        // its crossing test, and `distanceToBoundary(within:)` needs every edge.
+                        if edgeCount > 0 {
+                            for k in start..<(end - 1) {
+                                let lo = band(Swift.min(ys[k], ys[k + 1]))
+                                let hi = band(Swift.max(ys[k], ys[k + 1]))
+                                for b in lo...hi { counts[b + 1] += 1 }
+                            }
+                        }
+                        for b in 0..<bandCount { counts[b + 1] += counts[b] }
+                        for b in 0...bandCount { bandStarts.append(edgeBase + counts[b]) }
+                        edges.append(contentsOf: repeatElement(0, count: Int(counts[bandCount])))
+                        if edgeCount > 0 {
+                            edges.withUnsafeMutableBufferPointer { edges in
+                                for k in start..<(end - 1) {
+                                    let lo = band(Swift.min(ys[k], ys[k + 1]))
+                                    let hi = band(Swift.max(ys[k], ys[k + 1]))
+                                    for b in lo...hi {
+                                        edges[Int(edgeBase + counts[b])] = Int32(k)
+                                        counts[b] += 1
+                                    }
+                                }
+                            }
                         }
                     }
-                }
 
-                rings.append(Ring(minX: minX, minY: minY, maxX: maxX, maxY: maxY,
-                                  invBandHeight: invBandHeight, bandCount: Int32(bandCount),
-                                  bandBase: Int32(base), pointStart: Int32(start), pointEnd: Int32(end)))
-                part.minX = Swift.min(part.minX, minX); part.maxX = Swift.max(part.maxX, maxX)
-                part.minY = Swift.min(part.minY, minY); part.maxY = Swift.max(part.maxY, maxY)
-            }
-            part.ringEnd = Int32(rings.count)
-            parts.append(part)
-            if part.minX <= part.maxX && part.minY <= part.maxY {
-                bounds = bounds.union(BoundingBox(minLongitude: part.minX, minLatitude: part.minY,
-                                                  maxLongitude: part.maxX, maxLatitude: part.maxY))
+                    rings.append(Ring(minX: minX, minY: minY, maxX: maxX, maxY: maxY,
+                                      invBandHeight: invBandHeight, bandCount: Int32(bandCount),
+                                      bandBase: Int32(base), pointStart: Int32(start), pointEnd: Int32(end)))
+                    part.minX = Swift.min(part.minX, minX); part.maxX = Swift.max(part.maxX, maxX)
+                    part.minY = Swift.min(part.minY, minY); part.maxY = Swift.max(part.maxY, maxY)
+                }
+                part.ringEnd = Int32(rings.count)
+                parts.append(part)
+                if part.minX <= part.maxX && part.minY <= part.maxY {
+                    bounds = bounds.union(BoundingBox(minLongitude: part.minX, minLatitude: part.minY,
+                                                      maxLongitude: part.maxX, maxLatitude: part.maxY))
+                }
             }
         }
     }

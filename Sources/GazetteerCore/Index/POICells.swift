@@ -43,22 +43,20 @@ package struct POICells: Sendable {
 
     package init(loading db: Connection) throws {
         var boxes: [Float] = [], ids: [Int64] = []
-        let fromNodes = try RTreeLeaves.forEachEntry(db, table: "poi_rtree") { id, x0, x1, y0, y1 in
-            ids.append(id)
-            boxes.append(x0); boxes.append(x1); boxes.append(y0); boxes.append(y1)
-        }
-        if !fromNodes {
-            boxes = []
-            ids = []
+        if let entries = try RTreeLeaves.entries(db, table: "poi_rtree") {
+            (ids, boxes) = entries
+        } else {
             _ = try db.makeStatement("SELECT id, min_lng, max_lng, min_lat, max_lat FROM poi_rtree").rows { s in
                 ids.append(s.int64(0))
                 for i in Int32(1)...4 { boxes.append(Float(s.double(i))) }
             }
         }
         var minLng = Double.infinity, maxLng = -Double.infinity, minLat = Double.infinity, maxLat = -Double.infinity
-        for i in stride(from: 0, to: boxes.count, by: 4) {
-            minLng = Swift.min(minLng, Double(boxes[i])); maxLng = Swift.max(maxLng, Double(boxes[i + 1]))
-            minLat = Swift.min(minLat, Double(boxes[i + 2])); maxLat = Swift.max(maxLat, Double(boxes[i + 3]))
+        boxes.withUnsafeBufferPointer { boxes in
+            for i in stride(from: 0, to: boxes.count, by: 4) {
+                minLng = Swift.min(minLng, Double(boxes[i])); maxLng = Swift.max(maxLng, Double(boxes[i + 1]))
+                minLat = Swift.min(minLat, Double(boxes[i + 2])); maxLat = Swift.max(maxLat, Double(boxes[i + 3]))
+            }
         }
         guard minLng <= maxLng, minLat <= maxLat else {
             (originLng, originLat, cellDegrees, columns, rows, blockBits, ranks, blocks) = (0, 0, 1, 0, 0, [], [], [])
@@ -71,34 +69,41 @@ package struct POICells: Sendable {
         let columns = (Int((maxLng - minLng) / c) + 1 + 7) / 8 * 8
         let rows = (Int((maxLat - minLat) / c) + 1 + 7) / 8 * 8
         let blockColumns = columns / 8
-        func cell(_ v: Float, _ origin: Double, _ count: Int) -> Int { Swift.min(count - 1, Swift.max(0, Int((Double(v) - origin) / c))) }
+        let count = ids.count
         // Per POI, the block and bit of its box's minimum corner (block -1: a wide box); the
         // other cells of a box (a point's spans one, or two at an edge) as extra marks.
+        // Plain buffers throughout: a million POIs, several passes each.
         var blockBits = [UInt64](repeating: 0, count: (blockColumns * (rows / 8) + 63) / 64)
-        var cornerBlock = [Int](repeating: -1, count: ids.count), cornerBit = [UInt8](repeating: 0, count: ids.count)
+        let cornerBlock = UnsafeMutableBufferPointer<Int>.allocate(capacity: count)
+        let cornerBit = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: count)
+        defer { cornerBlock.deallocate(); cornerBit.deallocate() }
         var marks: [(block: Int, bit: Int)] = []
         var wideIDs: [Int64] = [], wideBoxes: [Float] = []
-        boxes.withUnsafeBufferPointer { boxes in
-            for n in ids.indices {
-                let i = 4 * n
-                let (x0, x1) = (cell(boxes[i], minLng, columns), cell(boxes[i + 1], minLng, columns))
-                let (y0, y1) = (cell(boxes[i + 2], minLat, rows), cell(boxes[i + 3], minLat, rows))
-                let block = (y0 >> 3) * blockColumns + (x0 >> 3)
-                blockBits[block >> 6] |= 1 << UInt64(block & 63)
-                if x1 - x0 > 1 || y1 - y0 > 1 {
-                    wideIDs.append(ids[n])
-                    wideBoxes.append(contentsOf: boxes[i..<(i + 4)])
-                    marks.append((block, (y0 & 7) << 3 | (x0 & 7)))
-                } else {
-                    cornerBlock[n] = block
-                    cornerBit[n] = UInt8((y0 & 7) << 3 | (x0 & 7))
-                }
-                guard x0 != x1 || y0 != y1 else { continue }
-                for y in y0...y1 {
-                    for x in x0...x1 where x != x0 || y != y0 {
-                        let block = (y >> 3) * blockColumns + (x >> 3)
-                        blockBits[block >> 6] |= 1 << UInt64(block & 63)
-                        marks.append((block, (y & 7) << 3 | (x & 7)))
+        blockBits.withUnsafeMutableBufferPointer { blockBits in
+            boxes.withUnsafeBufferPointer { boxes in
+                func cell(_ v: Float, _ origin: Double, _ count: Int) -> Int { Swift.min(count - 1, Swift.max(0, Int((Double(v) - origin) / c))) }
+                for n in 0..<count {
+                    let i = 4 * n
+                    let (x0, x1) = (cell(boxes[i], minLng, columns), cell(boxes[i + 1], minLng, columns))
+                    let (y0, y1) = (cell(boxes[i + 2], minLat, rows), cell(boxes[i + 3], minLat, rows))
+                    let block = (y0 >> 3) * blockColumns + (x0 >> 3)
+                    blockBits[block >> 6] |= 1 << UInt64(block & 63)
+                    if x1 - x0 > 1 || y1 - y0 > 1 {
+                        cornerBlock[n] = -1
+                        wideIDs.append(ids[n])
+                        wideBoxes.append(contentsOf: boxes[i..<(i + 4)])
+                        marks.append((block, (y0 & 7) << 3 | (x0 & 7)))
+                    } else {
+                        cornerBlock[n] = block
+                        cornerBit[n] = UInt8((y0 & 7) << 3 | (x0 & 7))
+                    }
+                    guard x0 != x1 || y0 != y1 else { continue }
+                    for y in y0...y1 {
+                        for x in x0...x1 where x != x0 || y != y0 {
+                            let block = (y >> 3) * blockColumns + (x >> 3)
+                            blockBits[block >> 6] |= 1 << UInt64(block & 63)
+                            marks.append((block, (y & 7) << 3 | (x & 7)))
+                        }
                     }
                 }
             }
@@ -110,31 +115,56 @@ package struct POICells: Sendable {
             total += word.nonzeroBitCount
         }
         var blocks = [UInt64](repeating: 0, count: total)
-        func index(_ block: Int) -> Int {
-            let word = block >> 6, below = blockBits[word] & ((1 << UInt64(block & 63)) - 1)
-            return Int(ranks[word]) + below.nonzeroBitCount
-        }
-        for m in marks { blocks[index(m.block)] |= 1 << UInt64(m.bit) }
-        // The POIs block by block: count (each corner's block replaced by its index), then place.
         var starts = [UInt32](repeating: 0, count: total + 1)
-        for n in cornerBlock.indices where cornerBlock[n] >= 0 {
-            let b = index(cornerBlock[n])
-            cornerBlock[n] = b
-            blocks[b] |= 1 << UInt64(cornerBit[n])
-            starts[b + 1] += 1
-        }
-        for b in 0..<total { starts[b + 1] += starts[b] }
-        let listed = Int(starts[total])
-        var placedIDs = [Int64](repeating: 0, count: listed), placedBoxes = [Float](repeating: 0, count: 4 * listed)
-        var cellOf = [UInt8](repeating: 0, count: listed)
-        var next = starts
-        for n in cornerBlock.indices where cornerBlock[n] >= 0 {
-            let b = cornerBlock[n], at = Int(next[b])
-            next[b] += 1
-            placedIDs[at] = ids[n]
-            placedBoxes[4 * at] = boxes[4 * n]; placedBoxes[4 * at + 1] = boxes[4 * n + 1]
-            placedBoxes[4 * at + 2] = boxes[4 * n + 2]; placedBoxes[4 * at + 3] = boxes[4 * n + 3]
-            cellOf[at] = cornerBit[n]
+        var placedIDs = [Int64](), placedBoxes = [Float](), cellOf = [UInt8]()
+        blockBits.withUnsafeBufferPointer { blockBits in
+            ranks.withUnsafeBufferPointer { ranks in
+                blocks.withUnsafeMutableBufferPointer { blocks in
+                    starts.withUnsafeMutableBufferPointer { starts in
+                        func index(_ block: Int) -> Int {
+                            let word = block >> 6, below = blockBits[word] & ((1 << UInt64(block & 63)) - 1)
+                            return Int(ranks[word]) + below.nonzeroBitCount
+                        }
+                        for m in marks { blocks[index(m.block)] |= 1 << UInt64(m.bit) }
+                        // The POIs block by block: count (each corner's block replaced by its index), then place.
+                        for n in 0..<count where cornerBlock[n] >= 0 {
+                            let b = index(cornerBlock[n])
+                            cornerBlock[n] = b
+                            blocks[b] |= 1 << UInt64(cornerBit[n])
+                            starts[b + 1] += 1
+                        }
+                        for b in 0..<total { starts[b + 1] += starts[b] }
+                        let listed = Int(starts[total])
+                        let next = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: total + 1)
+                        defer { next.deallocate() }
+                        _ = next.initialize(from: starts)
+                        var filled = 0
+                        placedIDs = [Int64](unsafeUninitializedCapacity: listed) { placedIDs, done in
+                            placedBoxes = [Float](unsafeUninitializedCapacity: 4 * listed) { placedBoxes, doneBoxes in
+                                cellOf = [UInt8](unsafeUninitializedCapacity: listed) { cellOf, doneCells in
+                                    ids.withUnsafeBufferPointer { ids in
+                                        boxes.withUnsafeBufferPointer { boxes in
+                                            for n in 0..<count where cornerBlock[n] >= 0 {
+                                                let b = cornerBlock[n], at = Int(next[b])
+                                                next[b] += 1
+                                                placedIDs[at] = ids[n]
+                                                placedBoxes[4 * at] = boxes[4 * n]; placedBoxes[4 * at + 1] = boxes[4 * n + 1]
+                                                placedBoxes[4 * at + 2] = boxes[4 * n + 2]; placedBoxes[4 * at + 3] = boxes[4 * n + 3]
+                                                cellOf[at] = cornerBit[n]
+                                                filled += 1
+                                            }
+                                        }
+                                    }
+                                    doneCells = listed
+                                }
+                                doneBoxes = 4 * listed
+                            }
+                            done = listed
+                        }
+                        precondition(filled == listed)
+                    }
+                }
+            }
         }
         (self.starts, self.ids, self.boxes, self.cellOf, self.wideIDs, self.wideBoxes) = (starts, placedIDs, placedBoxes, cellOf, wideIDs, wideBoxes)
         (originLng, originLat, cellDegrees) = (minLng, minLat, c)

@@ -168,11 +168,6 @@ package final class RegionCache: Sendable {
         keep(db) { $0.regionCells = cells }
     }
 
-    /// Whether `noteRegionBatch(count, …)` would build the region cells now.
-    package func regionCellsDue(_ count: Int, _ db: Connection) -> Bool {
-        cached(db, { $0.regionCells == nil && $0.regionBatchPoints >= 0 && $0.regionBatchPoints + count >= Self.regionCellsAfter }) ?? false
-    }
-
     /// The region cells, if built for `db`'s snapshot.
     package func regionCells(_ db: Connection) -> RegionCells? {
         cached(db, { $0.regionCells })

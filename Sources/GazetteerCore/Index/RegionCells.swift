@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// A grid over the region boundaries that answers `RegionLocator.deepest` from memory for a
@@ -55,17 +56,25 @@ package struct RegionCells: Sendable {
         let widest = max(abs(bounds.minLatitude), abs(bounds.maxLatitude)) + 1
         let marginLng = 1.5 * slack / (metresPerDegree * cos(widest * Double.pi / 180))
         let marginLat = 1.5 * slack / metresPerDegree
-        var c = cellDegrees
+        var cell = cellDegrees
         func size(_ c: Double) -> (Int, Int) {
             (Int(((bounds.maxLongitude - bounds.minLongitude) / c).rounded(.down)) + 3,
              Int(((bounds.maxLatitude - bounds.minLatitude) / c).rounded(.down)) + 3)
         }
-        while size(c).0 * size(c).1 > maxCells { c *= 2 }
+        while size(cell).0 * size(cell).1 > maxCells { cell *= 2 }
+        let c = cell
         let (columns, rows) = size(c)
         let originLng = bounds.minLongitude - c, originLat = bounds.minLatitude - c
 
-        var cells = [UInt16](repeating: 0, count: columns * rows)
-        cells.withUnsafeMutableBufferPointer { cells in
+        // Every cell some edge comes near, marked on all cores: each piece of the shapes in a
+        // bit set of its own (no two threads write one word), then merged.
+        let count = columns * rows, words = (count + 63) / 64
+        let pieces = Swift.max(1, Swift.min(shapes.count, ProcessInfo.processInfo.activeProcessorCount))
+        nonisolated(unsafe) let near = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: pieces * words)
+        near.initialize(repeating: 0)
+        defer { near.deallocate() }
+        DispatchQueue.concurrentPerform(iterations: pieces) { piece in
+            let bits = UnsafeMutableBufferPointer(rebasing: near[(piece * words)..<((piece + 1) * words)])
             // Marks every cell meeting the box, widened by the margin.
             // Int(_:) truncates, which is the floor for the cells inside the grid; a box reaching
             // below it marks cell 0 as well, which only costs that cell its shortcut.
@@ -75,10 +84,12 @@ package struct RegionCells: Sendable {
                 let cy0 = max(0, Int((min(y0, y1) - marginLat - originLat) / c))
                 let cy1 = min(rows - 1, Int((max(y0, y1) + marginLat - originLat) / c))
                 guard cx0 <= cx1, cy0 <= cy1 else { return }
-                for y in cy0...cy1 { for x in cx0...cx1 { cells[y * columns + x] = mixed } }
+                for y in cy0...cy1 {
+                    for x in cx0...cx1 { let j = y * columns + x; bits[j >> 6] |= 1 << UInt64(j & 63) }
+                }
             }
-            for shape in shapes {
-                shape.forEachEdge { x0, y0, x1, y1 in
+            for i in stride(from: piece, to: shapes.count, by: pieces) {
+                shapes[i].forEachEdge { x0, y0, x1, y1 in
                     // A long edge in pieces of at most a cell, so only cells along it are marked.
                     let pieces = Int(max(abs(x1 - x0), abs(y1 - y0)) / c) + 1
                     if pieces == 1 { mark(x0, y0, x1, y1); return }
@@ -88,6 +99,15 @@ package struct RegionCells: Sendable {
                     }
                 }
             }
+        }
+        var cells = [UInt16](unsafeUninitializedCapacity: count) { cells, done in
+            for w in 0..<words {
+                var word: UInt64 = 0
+                for piece in 0..<pieces { word |= near[piece * words + w] }
+                let base = w << 6
+                for k in 0..<Swift.min(64, count - base) { cells[base + k] = word >> UInt64(k) & 1 != 0 ? mixed : 0 }
+            }
+            done = count
         }
 
         // Label each side-connected patch of pure cells with the answer at one of its centres.

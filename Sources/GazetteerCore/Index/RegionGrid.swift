@@ -14,7 +14,10 @@ package struct RegionGrid: Sendable {
     package static let cellDegrees = 0.5
 
     private let entries: [Entry]
-    private let cells: [[Int32]]
+    /// Per cell, its entries' indices: `cellItems[cellStarts[i]..<cellStarts[i + 1]]`, in the
+    /// order `candidates` gives (flat, so a point's look-up retains no array of its own).
+    private let cellStarts: [Int32]
+    private let cellItems: [Int32]
     private let originLng: Double, originLat: Double
     private let columns: Int, rows: Int
 
@@ -38,7 +41,11 @@ package struct RegionGrid: Sendable {
         for i in cells.indices {
             cells[i].sort { (entries[Int($0)].level, entries[Int($0)].code) > (entries[Int($1)].level, entries[Int($1)].code) }
         }
-        self.cells = cells
+        var starts: [Int32] = [0]
+        starts.reserveCapacity(cells.count + 1)
+        for cell in cells { starts.append(starts.last! + Int32(cell.count)) }
+        cellStarts = starts
+        cellItems = cells.flatMap { $0 }
     }
 
     /// Every region searched, as its code.
@@ -66,7 +73,8 @@ package struct RegionGrid: Sendable {
         let single = x0 == x1 && y0 == y1
         for y in y0...y1 {
             for x in x0...x1 {
-                for i in cells[y * columns + x] {
+                let cell = y * columns + x
+                for i in cellItems[Int(cellStarts[cell])..<Int(cellStarts[cell + 1])] {
                     if !single && !seen.insert(i).inserted { continue }
                     let e = entries[Int(i)]
                     if e.minLng <= b.maxLongitude && e.maxLng >= b.minLongitude && e.minLat <= b.maxLatitude && e.maxLat >= b.minLatitude {
@@ -78,4 +86,27 @@ package struct RegionGrid: Sendable {
         if !single { found.sort { ($0.level, $0.code) > ($1.level, $1.code) } }
         return found
     }
+
+    /// `candidates` of the box of point `p` alone, in the same order, without an array: calls
+    /// `body(index, code, level)` (`index` numbers the region in this grid) until it returns false.
+    package func forEachCandidate(at p: Coordinate, _ body: (Int, Int64, Int) throws -> Bool) rethrows {
+        guard columns > 0 else { return }
+        let c = Self.cellDegrees
+        let x = Int(((p.longitude - originLng) / c).rounded(.down)), y = Int(((p.latitude - originLat) / c).rounded(.down))
+        guard x >= 0, y >= 0, x < columns, y < rows else { return }
+        let cell = y * columns + x
+        try cellItems.withUnsafeBufferPointer { items in
+            try entries.withUnsafeBufferPointer { entries in
+                for k in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) {
+                    let i = Int(items[k]), e = entries[i]
+                    if e.minLng <= p.longitude && e.maxLng >= p.longitude && e.minLat <= p.latitude && e.maxLat >= p.latitude {
+                        guard try body(i, e.code, e.level) else { return }
+                    }
+                }
+            }
+        }
+    }
+
+    /// How many regions the grid holds (the bound of `forEachCandidate`'s indices).
+    package var count: Int { entries.count }
 }

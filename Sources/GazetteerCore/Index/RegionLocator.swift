@@ -25,6 +25,9 @@ package struct RegionLocator {
         fileprivate var townRegions: [Int64: Region?] = [:]
         fileprivate var grid: RegionGrid?
         fileprivate var shapes: [Int64: RegionCache.Shape?] = [:]
+        /// The shapes of `grid`'s regions by their index there, once asked (`exactDeepest`).
+        fileprivate var gridShapes: [RegionCache.Shape?] = []
+        fileprivate var gridShapeKnown: [Bool] = []
         package init(system: CoordinateSystem) { self.system = system }
     }
 
@@ -153,10 +156,29 @@ package struct RegionLocator {
 
     /// `deepest` by the candidate boxes and exact tests alone.
     package func exactDeepest(_ p: Coordinate) throws -> Int64? {
-        let point = BoundingBox(minLongitude: p.longitude, minLatitude: p.latitude, maxLongitude: p.longitude, maxLatitude: p.latitude)
         var found: (code: Int64, level: Int)?
-        for c in try candidates(point) {
-            if let shape = try boxedShape(c.code), shape.contains(p) { found = c; break }
+        if let memo {
+            // A batch's thread: the candidates in place, their shapes by index in the grid.
+            if memo.grid == nil { memo.grid = try cache.grid(db) }
+            let grid = memo.grid!
+            if memo.gridShapes.count != grid.count {
+                memo.gridShapes = Array(repeating: nil, count: grid.count)
+                memo.gridShapeKnown = Array(repeating: false, count: grid.count)
+            }
+            try grid.forEachCandidate(at: p) { i, code, level in
+                if !memo.gridShapeKnown[i] {
+                    memo.gridShapes[i] = try boxedShape(code)
+                    memo.gridShapeKnown[i] = true
+                }
+                guard let shape = memo.gridShapes[i], shape.contains(p) else { return true }
+                found = (code, level)
+                return false
+            }
+        } else {
+            let point = BoundingBox(minLongitude: p.longitude, minLatitude: p.latitude, maxLongitude: p.longitude, maxLatitude: p.latitude)
+            for c in try candidates(point) {
+                if let shape = try boxedShape(c.code), shape.contains(p) { found = c; break }
+            }
         }
         if (found?.level ?? -1) < RegionLevel.district.rawValue {
             // Above district level only (or nowhere): the point may sit in a sliver between two
