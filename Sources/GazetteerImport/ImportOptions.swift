@@ -22,6 +22,9 @@ public struct ImportOptions: Sendable {
     /// POI files larger than this (in all) are indexed in bulk after the rows are in: the
     /// R*Tree is rebuilt packed and the secondary indexes recreated, instead of row by row.
     var bulkIndexBytes = 8 << 20
+    /// A bulk-built R*Tree of up to this many POIs is sorted in memory, a bigger one by SQLite
+    /// (tests ask for both).
+    var rtreeInMemoryPoints = RTreeBulkLoader.inMemoryPoints
 
     public init() {}
 }

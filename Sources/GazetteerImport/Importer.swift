@@ -407,12 +407,13 @@ private final class ImportRun {
         try failIfErrors()
     }
 
-    /// Rebuilds the POI R*Tree from the poi table, packed, in one streaming pass.
+    /// Rebuilds the POI R*Tree from the poi table, packed (see `RTreeBulkLoader`).
     private func rebuildPOITree() throws {
-        guard case .integer(let count) = try db.scalar("SELECT count(*) FROM poi") else { return }
+        let (count, low, high) = try db.cachedStatement("SELECT count(*), coalesce(min(rowid), 0), coalesce(max(rowid), 0) FROM poi")
+            .first([]) { ($0.int64(0), $0.int64(1), $0.int64(2)) } ?? (0, 0, 0)
         try RTreeBulkLoader(db: db, table: "poi_rtree").load(
-            select: "SELECT rowid, lng, lat, lng, lat, CAST(typecode AS INTEGER) FROM poi",
-            count: Int(count), auxiliaryCount: 3)
+            select: "SELECT rowid, lng, lat, CAST(typecode AS INTEGER) FROM poi",
+            count: Int(count), ids: low...max(low, high), inMemoryPoints: options.rtreeInMemoryPoints)
     }
 
     /// - Parameter tokens: `SearchTokens.index(poi.name)`, made on the reading thread.
@@ -447,7 +448,7 @@ private final class ImportRun {
             record.adcode = chain.last(where: { $0.level == .district || $0.level == .city })?.code
             if record.towncode == nil { record.towncode = chain.last(where: { $0.level == .town })?.code }
         } else if let adcode = record.adcode {
-            record.towncode = try locator!.nearestTown(under: adcode, to: record.location)?.code
+            record.towncode = try locator!.nearestTownCode(under: adcode, to: record.location)
         }
         if before != (record.adcode, record.towncode) { summary.poisLocated += 1 }
     }

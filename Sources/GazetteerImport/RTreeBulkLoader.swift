@@ -2,7 +2,7 @@ import Foundation
 import GazetteerCore
 import GazetteerSQLite
 
-/// Builds an SQLite R*Tree of points in one pass by writing its shadow tables
+/// Builds an SQLite R*Tree of points by writing its shadow tables
 /// (`%_node`, `%_parent`, `%_rowid`) with a Sort-Tile-Recursive packing. SQLite's own insert
 /// costs about 11 µs a row, most of a large import; a packed tree is also tighter than one
 /// grown row by row. The layout written is SQLite's R*Tree format (rtree.c): a node is 2 bytes
@@ -10,20 +10,69 @@ import GazetteerSQLite
 /// all big-endian, padded to the node size; the root is node 1. `rtreecheck()` verifies the
 /// result in the tests.
 ///
-/// Memory stays flat: the points stream in sorted by x (SQLite sorts, spilling to disk), one
-/// vertical slice (about √(n·capacity) points) is held at a time, and only the leaves' boxes
-/// (one per `capacity` points) are kept for the levels above.
+/// Memory stays bounded: up to `inMemoryPoints` points are read once and sorted in memory;
+/// more stream in sorted by SQLite (spilling to disk), one vertical slice (about
+/// √(n·capacity) points) at a time, with each point's leaf number kept (4 bytes a point when
+/// ids are dense) for a second pass that writes the `%_rowid` rows in id order. Only the
+/// leaves' boxes (one per `capacity` points) are kept for the levels above.
 struct RTreeBulkLoader {
     let db: Connection
     /// The R*Tree's name; its shadow tables are `<name>_node` and so on.
     let table: String
 
-    /// One point: its id, coordinates and auxiliary column values.
+    /// Up to this many points are sorted in memory (40 bytes each, 100 MB at most); more
+    /// stream through SQLite's sorter, which spills to disk.
+    static let inMemoryPoints = 2_500_000
+
+    /// One point: its id, coordinates and code (the auxiliary columns are x, y and code),
+    /// and once written the leaf that holds it.
     struct Point {
         var id: Int64
         var x: Double
         var y: Double
-        var aux: [SQLiteValue]
+        var code: Int64
+        var leaf: UInt32 = 0
+        var hasCode: Bool
+
+        init(_ row: Statement) {
+            id = row.int64(0)
+            x = row.double(1)
+            y = row.double(2)
+            hasCode = !row.isNull(3)
+            code = hasCode ? row.int64(3) : 0
+        }
+    }
+
+    /// Each point's leaf: an array indexed by id when the ids are dense (rowids of a table
+    /// filled in order), else (id, leaf) pairs, sorted once every leaf is written.
+    private struct Leaves {
+        let low: Int64
+        var dense: [UInt32]
+        var pairs: [(id: Int64, nodeno: UInt32)] = []
+        var cursor = 0
+
+        init(ids: ClosedRange<Int64>, count: Int) {
+            low = ids.lowerBound
+            let width = ids.upperBound - ids.lowerBound + 1
+            dense = width <= Int64(count) * 4 + 4096 ? [UInt32](repeating: 0, count: Int(width)) : []
+        }
+
+        mutating func set(_ id: Int64, _ nodeno: Int64) {
+            if dense.isEmpty { pairs.append((id, UInt32(nodeno))) } else { dense[Int(id - low)] = UInt32(nodeno) }
+        }
+
+        mutating func sorted() { pairs.sort { $0.id < $1.id } }
+
+        /// The leaf of `id`, asked in ascending id order.
+        mutating func nodeno(of id: Int64) -> UInt32? {
+            if !dense.isEmpty {
+                let i = id - low
+                guard i >= 0, i < dense.count, dense[Int(i)] != 0 else { return nil }
+                return dense[Int(i)]
+            }
+            while cursor < pairs.count, pairs[cursor].id < id { cursor += 1 }
+            return cursor < pairs.count && pairs[cursor].id == id ? pairs[cursor].nodeno : nil
+        }
     }
 
     private struct Box {
@@ -58,15 +107,15 @@ struct RTreeBulkLoader {
     }
 
     /// Replaces the tree's contents with the rows of `select`, which must return id, x, y and
-    /// then the auxiliary columns, in that order, and `count` rows. The loader adds the
-    /// `ORDER BY` itself.
-    func load(select: String, count: Int, auxiliaryCount: Int) throws {
+    /// an integer code or NULL (the auxiliary columns are x, y and code): `count` rows with
+    /// ids in `ids`. The loader adds each `ORDER BY` itself.
+    func load(select: String, count: Int, ids: ClosedRange<Int64>, inMemoryPoints: Int = Self.inMemoryPoints) throws {
         guard case .integer(let nodeSize) = try db.scalar("SELECT length(data) FROM \(table)_node WHERE nodeno = 1"), nodeSize > 4 else {
             throw SQLiteError(code: 1, message: "\(table) has no root node; is it an R*Tree?")
         }
         let capacity = (Int(nodeSize) - 4) / 24
         try db.execute("DELETE FROM \(table)_node; DELETE FROM \(table)_parent; DELETE FROM \(table)_rowid")
-        let writer = try NodeWriter(db: db, table: table, nodeSize: Int(nodeSize), auxiliaryCount: auxiliaryCount)
+        let writer = try NodeWriter(db: db, table: table, nodeSize: Int(nodeSize))
         guard count > 0 else {
             try writer.node(1, depth: 0, cells: [])
             return
@@ -78,34 +127,74 @@ struct RTreeBulkLoader {
         var next: Int64 = leafCount == 1 ? 1 : 2
         var leaves: [Written] = []
         leaves.reserveCapacity(leafCount)
-        var slice: [Point] = []
-        slice.reserveCapacity(perSlice)
 
-        func flush() throws {
+        /// Writes the leaves of one vertical slice, cut from it sorted by y, and notes each
+        /// point's leaf.
+        func writeLeaves(_ slice: inout ArraySlice<Point>) throws {
             slice.sort { ($0.y, $0.id) < ($1.y, $1.id) }
-            var i = 0
-            while i < slice.count {
-                let chunk = slice[i..<min(i + capacity, slice.count)]
+            var i = slice.startIndex
+            while i < slice.endIndex {
+                let end = min(i + capacity, slice.endIndex)
                 let nodeno = next
                 next += 1
-                let cells = chunk.map { (id: $0.id, box: Box.point($0.x, $0.y)) }
+                let cells = slice[i..<end].map { (id: $0.id, box: Box.point($0.x, $0.y)) }
                 try writer.node(nodeno, depth: 0, cells: cells)
-                for p in chunk { try writer.rowid(p.id, nodeno: nodeno, aux: p.aux) }
+                for k in i..<end { slice[k].leaf = UInt32(nodeno) }
                 leaves.append(Written(nodeno: nodeno, box: cells.dropFirst().reduce(cells[0].box) { $0.union($1.box) }))
-                i += capacity
+                i = end
             }
-            slice.removeAll(keepingCapacity: true)
         }
 
-        let rows = try db.makeStatement("\(select) ORDER BY 2, 1")
-        try rows.bind([])
-        while try rows.step() {
-            slice.append(Point(id: rows.int64(0), x: rows.double(1), y: rows.double(2),
-                               aux: (0..<auxiliaryCount).map { rows.value(Int32(3 + $0)) }))
-            if slice.count == perSlice { try flush() }
+        if count <= inMemoryPoints {
+            // SQLite's sorter took about 2 µs a point at a million (its merge of linked lists
+            // misses the cache), and a second pass for the `%_rowid` rows read the table again.
+            var all: [Point] = []
+            all.reserveCapacity(count)
+            let scan = try db.makeStatement(select)
+            try scan.bind([])
+            while try scan.step() { all.append(Point(scan)) }
+            scan.reset()
+            // The same order as SQL's ORDER BY x, id (no NaN: coordinates are checked).
+            all.sort { ($0.x, $0.id) < ($1.x, $1.id) }
+            var start = 0
+            while start < all.count {
+                try writeLeaves(&all[start..<min(start + perSlice, all.count)])
+                start += perSlice
+            }
+            all.sort { $0.id < $1.id }
+            for p in all { try writer.rowid(p) }
+        } else {
+            var leafOf = Leaves(ids: ids, count: count)
+            var slice: [Point] = []
+            slice.reserveCapacity(perSlice)
+            func flush() throws {
+                try writeLeaves(&slice[...])
+                for p in slice { leafOf.set(p.id, Int64(p.leaf)) }
+                slice.removeAll(keepingCapacity: true)
+            }
+            let sorted = try db.makeStatement("\(select) ORDER BY 2, 1")
+            try sorted.bind([])
+            while try sorted.step() {
+                slice.append(Point(sorted))
+                if slice.count == perSlice { try flush() }
+            }
+            sorted.reset()
+            if !slice.isEmpty { try flush() }
+            // Inserted in leaf order the `%_rowid` rows would land all over its B-tree, which
+            // cost more than the sort: they go in id order, from a second pass.
+            leafOf.sorted()
+            let inOrder = try db.makeStatement("\(select) ORDER BY 1")
+            try inOrder.bind([])
+            while try inOrder.step() {
+                var p = Point(inOrder)
+                guard let nodeno = leafOf.nodeno(of: p.id) else {
+                    throw SQLiteError(code: 1, message: "\(table): row \(p.id) was not among the points")
+                }
+                p.leaf = nodeno
+                try writer.rowid(p)
+            }
+            inOrder.reset()
         }
-        rows.reset()
-        if !slice.isEmpty { try flush() }
 
         // The levels above, packed the same way from the children's boxes; the top is node 1.
         var level = leaves
@@ -152,13 +241,11 @@ struct RTreeBulkLoader {
         let insertParent: Statement
         let insertRowid: Statement
 
-        init(db: Connection, table: String, nodeSize: Int, auxiliaryCount: Int) throws {
+        init(db: Connection, table: String, nodeSize: Int) throws {
             self.nodeSize = nodeSize
             insertNode = try db.cachedStatement("INSERT INTO \(table)_node (nodeno, data) VALUES (?, ?)")
             insertParent = try db.cachedStatement("INSERT INTO \(table)_parent (nodeno, parentnode) VALUES (?, ?)")
-            let columns = (0..<auxiliaryCount).map { ", a\($0)" }.joined()
-            let marks = String(repeating: ", ?", count: auxiliaryCount)
-            insertRowid = try db.cachedStatement("INSERT INTO \(table)_rowid (rowid, nodeno\(columns)) VALUES (?, ?\(marks))")
+            insertRowid = try db.cachedStatement("INSERT INTO \(table)_rowid (rowid, nodeno, a0, a1, a2) VALUES (?, ?, ?, ?, ?)")
         }
 
         func node(_ nodeno: Int64, depth: Int, cells: [(id: Int64, box: Box)]) throws {
@@ -168,9 +255,10 @@ struct RTreeBulkLoader {
             var offset = 4
             for cell in cells {
                 put(UInt64(bitPattern: cell.id), bytes: 8, into: &blob, at: offset)
-                for (k, f) in [cell.box.minX, cell.box.maxX, cell.box.minY, cell.box.maxY].enumerated() {
-                    put(UInt64(f.bitPattern), bytes: 4, into: &blob, at: offset + 8 + 4 * k)
-                }
+                put(UInt64(cell.box.minX.bitPattern), bytes: 4, into: &blob, at: offset + 8)
+                put(UInt64(cell.box.maxX.bitPattern), bytes: 4, into: &blob, at: offset + 12)
+                put(UInt64(cell.box.minY.bitPattern), bytes: 4, into: &blob, at: offset + 16)
+                put(UInt64(cell.box.maxY.bitPattern), bytes: 4, into: &blob, at: offset + 20)
                 offset += 24
             }
             try insertNode.run([.integer(nodeno), .blob(blob)])
@@ -180,8 +268,15 @@ struct RTreeBulkLoader {
             try insertParent.run([.integer(nodeno), .integer(parent)])
         }
 
-        func rowid(_ id: Int64, nodeno: Int64, aux: [SQLiteValue]) throws {
-            try insertRowid.run([.integer(id), .integer(nodeno)] + aux)
+        /// The `%_rowid` row of a point: its leaf, then x, y and code.
+        func rowid(_ p: Point) throws {
+            try insertRowid.run { s throws(SQLiteError) in
+                try s.bind(.integer(p.id), at: 1)
+                try s.bind(.integer(Int64(p.leaf)), at: 2)
+                try s.bind(.real(p.x), at: 3)
+                try s.bind(.real(p.y), at: 4)
+                try s.bind(p.hasCode ? .integer(p.code) : .null, at: 5)
+            }
         }
 
         /// Big-endian, as the R*Tree format stores everything.

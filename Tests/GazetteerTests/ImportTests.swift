@@ -129,6 +129,44 @@ import Testing
         #expect(try db.scalar("SELECT count(*) FROM poi_rtree") == .integer(5_001))
     }
 
+    /// A tree too big to sort in memory is sorted by SQLite instead: the same tree, node for
+    /// node; and ids far apart (a table with gaps) still get their `%_rowid` rows.
+    @Test func bulkBuiltRTreeIsTheSameSortedEitherWay() throws {
+        var text = "id,name,typecode,lng,lat\n"
+        for i in 0..<3_000 {
+            // Repeated longitudes, so ties are broken by id alike both ways.
+            text += "s\(i),店\(i),\(i % 5 == 0 ? "" : "050100"),\(120.0 + Double(i % 700) / 1_000),\(30.1 + Double(i % 911) / 3_000)\n"
+        }
+        let regions = fixture.write("regions.csv", Fixture.regions)
+        let pois = fixture.write("many.csv", text)
+        try fixture.run([regions, pois]) { $0.bulkIndexBytes = 0 }
+        let streamed = Fixture()
+        try streamed.run([regions, pois]) { $0.bulkIndexBytes = 0; $0.rtreeInMemoryPoints = 0 }
+        func tables(_ path: String) throws -> [[[SQLiteValue]]] {
+            let db = try Connection(path: path, mode: .readOnly)
+            return try [("poi_rtree_node", 2), ("poi_rtree_parent", 2), ("poi_rtree_rowid", 5)].map { table, columns in
+                try db.cachedStatement("SELECT * FROM \(table) ORDER BY 1").rows { $0.values(Int32(columns)) }
+            }
+        }
+        #expect(try tables(fixture.database) == (try tables(streamed.database)))
+
+        for inMemory in [RTreeBulkLoader.inMemoryPoints, 0] {
+            let gaps = Fixture()
+            try gaps.run([regions])
+            try Connection(path: gaps.database, mode: .readWrite).execute("""
+                INSERT INTO poi (rowid, id, name, lng, lat) VALUES (1, 'low', '低', 120.5, 30.5), (10000000, 'high', '高', 120.6, 30.6)
+                """)
+            try gaps.run([pois]) { $0.bulkIndexBytes = 0; $0.rtreeInMemoryPoints = inMemory }
+            let db = try Connection(path: gaps.database, mode: .readOnly)
+            #expect(try db.scalar("SELECT rtreecheck('poi_rtree')") == .text("ok"))
+            #expect(try db.scalar("""
+                SELECT count(*) FROM poi p JOIN poi_rtree r ON r.id = p.rowid
+                WHERE r.lng = p.lng AND r.lat = p.lat AND r.typecode IS CAST(p.typecode AS INTEGER)
+                """) == .integer(3_002))
+            #expect(try db.scalar("SELECT count(*) FROM poi_rtree WHERE min_lng <= 120.6 AND max_lng >= 120.6 AND min_lat <= 30.6 AND max_lat >= 30.6 AND id = 10000000") == .integer(1))
+        }
+    }
+
     @Test func replaceReplacesTheDataset() throws {
         try fixture.run([fixture.write("regions.csv", Fixture.regions), fixture.write("pois.csv", Fixture.pois)])
         let only = """
