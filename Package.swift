@@ -40,8 +40,8 @@ let package = Package(
             dependencies: ["GazetteerSQLite", "GazetteerSupport"],
             // schema.sql lives at the top level; the link lets it be compiled into the
             // library so an installed binary never looks for the source tree.
-            exclude: ["Codes/README.md"],
-            resources: [.embedInCode("schema.sql"), .embedInCode("Codes/former_names.tsv"), .embedInCode("Codes/changed_regions.tsv"), .embedInCode("Codes/functional_zones.tsv")]
+            exclude: ["Codes/README.md", "Codes/LICENSE.OpenCC"],
+            resources: [.embedInCode("schema.sql"), .embedInCode("Codes/former_names.tsv"), .embedInCode("Codes/changed_regions.tsv"), .embedInCode("Codes/functional_zones.tsv"), .embedInCode("Codes/traditional.tsv")]
         ),
         .target(name: "GazetteerImport", dependencies: ["GazetteerCore", "GazetteerSQLite"]),
         .target(name: "GazetteerQuery", dependencies: ["GazetteerCore", "GazetteerSQLite", "GazetteerSupport"]),

@@ -148,11 +148,14 @@ extension Repository {
     func geocode(text: [Unicode.Scalar], city: String?, system: CoordinateSystem, parser: AddressParser, db: Connection) throws -> Geocode? {
         do {
             let scope = try city.map { try resolveRegion($0, db: db) }
-            var path = try parser.parse(text, scope: scope)
+            // Regions are read in simplified characters (屯門區 is 屯门区); POI names and what is
+            // left unmatched, from the text as written: the folding keeps every position.
+            let read = TraditionalChinese.folded(text) ?? text
+            var path = try parser.parse(read, scope: scope)
             if scope != nil {
                 // The city only resolves what the text leaves open: an address that names
                 // another place outright (浙江省杭州市… with --city 北京) is read as written.
-                let unscoped = try parser.parse(text, scope: nil)
+                let unscoped = try parser.parse(read, scope: nil)
                 let namesPlace = unscoped.chain.first.map { $0.level <= .city } ?? false
                 if namesPlace && unscoped.read > path.read { path = unscoped }
             }

@@ -64,6 +64,10 @@ import Testing
         // The county-level city bearing its prefecture's short name, with another suffix.
         ("恩施区民族路12号", "422801", "", "民族路12号"),
         ("大理区人民路", "532901", "", "人民路"),
+        // Traditional characters: regions read simplified, the rest left as written.
+        ("香港新界屯門區", "810115", "", ""),
+        ("杭州西湖區靈隱街道法雲弄16號", "330106", "330106003", "法雲弄16號"),
+        ("陝西省咸陽市乾縣", "610424", "", ""),  // 乾县 keeps its 乾
     ])
     func realWorldText(_ address: String, _ adcode: String, _ town: String, _ unmatched: String) throws {
         let g = try #require(try repo.geocode(address), "\(address)")
