@@ -176,11 +176,7 @@ package final class Statement {
     }
     package func optionalText(_ i: Int32) -> String? { isNull(i) ? nil : text(i) }
 
-    package func blob(_ i: Int32) -> [UInt8] {
-        let n = Int(sqlite3_column_bytes(handle, i))
-        guard n > 0, let p = sqlite3_column_blob(handle, i) else { return [] }
-        return Array(UnsafeRawBufferPointer(start: p, count: n))
-    }
+    package func blob(_ i: Int32) -> [UInt8] { withBlob(i) { Array($0) } }
     package func optionalBlob(_ i: Int32) -> [UInt8]? { isNull(i) ? nil : blob(i) }
     /// The blob of column `i`, read in place (valid only inside `body`): no array per row.
     package func withBlob<T>(_ i: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {

@@ -15,6 +15,11 @@ package struct NameKey: Hashable, Sendable {
         for b in text.utf8 { value = (value ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
     }
 
+    /// The key of `scalars`, as the geocoder reads its text: the same as the key of their String.
+    package init(scalars: some Sequence<Unicode.Scalar>) {
+        for u in scalars { append(u) }
+    }
+
     package mutating func append(_ u: Unicode.Scalar) {
         for b in UTF8.encode(u)! { value = (value ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
     }

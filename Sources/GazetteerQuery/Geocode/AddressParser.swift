@@ -27,13 +27,14 @@ struct AddressParser {
 
     private final class Memo {
         var matches: [Int: [Match]] = [:]
-        init() {
-            entries.reserveCapacity(4096)
-        }
         /// Regions by code, for this parser's one read: the shared cache takes a lock per look-up.
         var entries: [Int64: RegionCache.Entry] = [:]
         var lineages: [Int64: [RegionCache.Entry]] = [:]
         var poiStarts: [UInt64: Bool] = [:]
+
+        init() {
+            entries.reserveCapacity(4096)
+        }
     }
 
     /// Region `code`, as the cache gives it.
@@ -136,14 +137,15 @@ struct AddressParser {
                 scalars.append(u)
             }
         }
-        for prefix in ["中华人民共和国", "中国"] where scalars.starts(with: prefix.unicodeScalars) {
+        for prefix in Self.countryNames where scalars.starts(with: prefix.unicodeScalars) {
             scalars.removeFirst(prefix.unicodeScalars.count)
         }
         return scalars
     }
 
-    /// Separators people put between the parts of an address (浙江省-杭州市-滨江区, 省/市/区,
-    /// 北京·朝阳): dropped everywhere, as spaces and commas are.
+    /// The country's names, read over where an address starts with one.
+    static let countryNames = ["中华人民共和国", "中国"]
+
     /// A combining mark on a Chinese character (省́): nothing composes with it, and it would
     /// otherwise stand between two names as a character of its own.
     static func isStrayMark(_ u: Unicode.Scalar, after previous: Unicode.Scalar?) -> Bool {
@@ -154,6 +156,8 @@ struct AddressParser {
         }
     }
 
+    /// Separators people put between the parts of an address (浙江省-杭州市-滨江区, 省/市/区,
+    /// 北京·朝阳): dropped everywhere, as spaces and commas are.
     private static let separatorScalars: Set<Unicode.Scalar> = [",", "，", "、", "/", "／", "·", "•", "・", "|", "｜", "-", "－", "—", "–", "~", "～", ";", "；", ":", "：", "_"]
 
     /// What the code list and AMap put where a level is missing (上海市市辖区, 湖北省省直辖县仙桃市,
@@ -312,9 +316,7 @@ struct AddressParser {
         guard let written = Self.suffixes(.district).first(where: { Self.starts(after, with: $0) }) else { return nil }
         for suffix in Self.suffixes(.district) {
             let name = Array(window.prefix(length)) + Array(suffix.unicodeScalars)
-            var key = NameKey()
-            for u in name { key.append(u) }
-            for code in names.codes(name[...], key, short: false) {
+            for code in names.codes(name[...], NameKey(scalars: name), short: false) {
                 guard let d = try entry(code), d.parent == e.code, d.level == .district else { continue }
                 return Match(entry: d, length: length + written.unicodeScalars.count, short: true)
             }
@@ -476,7 +478,7 @@ struct AddressParser {
     /// a label's default region, then the real one): the later is the address.
     func restated(_ best: Path, _ text: [Unicode.Scalar]) throws -> Path? {
         var at = best.consumed
-        for prefix in ["中华人民共和国", "中国"] where text[at...].starts(with: prefix.unicodeScalars) { at += prefix.unicodeScalars.count }
+        for prefix in Self.countryNames where text[at...].starts(with: prefix.unicodeScalars) { at += prefix.unicodeScalars.count }
         guard at < text.count - 2,
               try prefixMatches(text[at...]).contains(where: { $0.entry.level == .province && !$0.short && $0.former == nil })
         else { return nil }
@@ -500,14 +502,13 @@ struct AddressParser {
         // Namesakes by the name as read: 新集镇 is also the 新集街道 of 新县.
         let read = text[best.start..<best.ends[0]]
         var forms = [read]
-        for suffix in Self.suffixes(first.level) where read.reversed().starts(with: suffix.unicodeScalars.reversed())
-            && read.count > suffix.unicodeScalars.count + 1 {
-            forms.append(read.dropLast(suffix.unicodeScalars.count))
+        for suffix in Self.suffixes(first.level) {
+            let n = suffix.unicodeScalars.count
+            if read.count > n + 1, read.suffix(n).elementsEqual(suffix.unicodeScalars) { forms.append(read.dropLast(n)) }
         }
         var namesakes: Set<Int64> = [first.code]
         for form in forms {
-            var key = NameKey()
-            for u in form { key.append(u) }
+            let key = NameKey(scalars: form)
             namesakes.formUnion(names.codes(form, key, short: false) + names.codes(form, key, short: true))
         }
         for code in namesakes.sorted(by: { a, b in a == first.code || (b != first.code && a < b) }) {
