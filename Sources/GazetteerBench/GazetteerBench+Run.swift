@@ -39,6 +39,9 @@ extension GazetteerBench {
         @Option(help: ArgumentHelp("Most results per query.", valueName: "n"))
         var limit = 20
 
+        @Option(help: ArgumentHelp("Also write each query's answer (search: every hit's kind, key and distance), one line per query, after the timing: to compare two builds.", valueName: "file"))
+        var answers: String?
+
         func run() throws {
             let db = database.path
             guard let text = try? String(contentsOfFile: input, encoding: .utf8) else {
@@ -53,6 +56,7 @@ extension GazetteerBench {
 
             // Inputs are parsed before timing; `body(i)` answers the i-th one.
             let body: (Int) throws -> Int
+            var answer: ((Int) throws -> String)?
             switch op {
             case .reverse:
                 let points = try lines.map { try Coordinate(parsing: $0) }
@@ -74,6 +78,17 @@ extension GazetteerBench {
                 body = {
                     o.location = inputs[$0].1
                     return try repo.search(inputs[$0].0, options: o).hits.count
+                }
+                answer = {
+                    o.location = inputs[$0].1
+                    let r = try repo.search(inputs[$0].0, options: o)
+                    return "\(r.count)" + r.hits.map { h in
+                        let key = switch h.kind {
+                        case .poi(let p): "p" + p.id
+                        case .region(let g): "r" + g.code
+                        }
+                        return " " + key + (h.distance.map { String(format: "@%.3f", $0) } ?? "")
+                    }.joined()
                 }
             case .geocode:
                 body = { try repo.geocode(lines[$0]) == nil ? 0 : 1 }
@@ -98,6 +113,13 @@ extension GazetteerBench {
                 ("open_ms", String(format: "%.1f", Double(openTime.components.attoseconds) / 1e15 + Double(openTime.components.seconds) * 1e3)),
             ]
             print("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
+            if let answers {
+                guard let answer else { throw BenchError("--answers is written for search only") }
+                let text = try lines.indices.map { try answer($0) + "\n" }.joined()
+                guard FileManager.default.createFile(atPath: answers, contents: Data(text.utf8)) else {
+                    throw BenchError("cannot write \(answers)")
+                }
+            }
         }
     }
 }
