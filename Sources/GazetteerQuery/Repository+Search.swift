@@ -80,11 +80,15 @@ extension Repository {
                     var measured: [(Int64, Double)] = []
                     if match == .substring, let d = substringDistances {
                         measured = d
+                    } else if let points = regions.poiPoints(db) {
+                        measured.reserveCapacity(rowids.count)
+                        for r in rowids { if let c = points.coordinate(r) { measured.append((r, origin.distance(to: c))) } }
                     } else {
                         measured.reserveCapacity(rowids.count)
                         try searcher.eachPOI(rowids, columns: "lng, lat") {
                             measured.append(($0.int64(0), origin.distance(to: Coordinate(longitude: $0.double(1), latitude: $0.double(2)))))
                         }
+                        regions.notePOIsMeasured(rowids.count, db)
                     }
                     // Only the rows a page can reach are put in order (window, then the tail).
                     nearest = Self.nearestFirst(&measured, count: window + end)

@@ -189,4 +189,57 @@ import Testing
         #expect(try search("   ").hits.isEmpty)
         #expect(throws: GazetteerError.self) { _ = try search(String(repeating: "西", count: 1_000_000)) }
     }
+
+    /// A server's searches ranked by distance measure the matches from memory once they have
+    /// read enough rows from the database; the hits, their order and their distances are the
+    /// ones read from the database, page after page.
+    @Test func rankedByDistanceTheSameOnceCoordinatesAreInMemory() throws {
+        let inMemory = try Repository(path: SeedDatabase.path)
+        // One search, even of a common word, does not load every POI's coordinates.
+        var near = SearchOptions()
+        near.location = Coordinate(longitude: 120.15, latitude: 30.27)
+        _ = try inMemory.search("学", options: near)
+        #expect(try inMemory.read { inMemory.regions.poiPoints($0) } == nil)
+        try inMemory.read { db in inMemory.regions.notePOIsMeasured(1 << 40, db) }
+        let points = try #require(try inMemory.read { inMemory.regions.poiPoints($0) })
+        // They are the POIs' own coordinates.
+        try inMemory.read { db in
+            let rows = try db.makeStatement("SELECT rowid, lng, lat FROM poi").rows { ($0.int64(0), $0.double(1), $0.double(2)) }
+            #expect(rows.count > 9_000)
+            for (rowid, lng, lat) in rows {
+                #expect(points.coordinate(rowid) == Coordinate(longitude: lng, latitude: lat), "rowid \(rowid)")
+            }
+            #expect(points.coordinate(rows.map(\.0).max()! + 1) == nil)
+            #expect(points.coordinate(-1) == nil)
+        }
+        func key(_ h: SearchHit) -> String {
+            switch h.kind {
+            case .poi(let p): "poi \(p.id) \(h.distance ?? -1)"
+            case .region(let r): "region \(r.code) \(h.distance ?? -1)"
+            }
+        }
+        let places = [Coordinate(longitude: 120.15, latitude: 30.27), Coordinate(longitude: 116.397535, latitude: 39.909115),
+                      Coordinate(longitude: 87.6, latitude: 43.8)]
+        for word in ["学", "路", "大学", "中国", "银行", "学院", "西湖", "小学"] {
+            for place in places {
+                for page in [1, 2, 7] {
+                    var options = SearchOptions()
+                    (options.location, options.page) = (place, page)
+                    // A repository of its own per search: two searches of a common word load them.
+                    let fromDisk = try Repository(path: SeedDatabase.path)
+                    let expected = try fromDisk.search(word, options: options)
+                    #expect(try fromDisk.read { fromDisk.regions.poiPoints($0) } == nil)
+                    let got = try inMemory.search(word, options: options)
+                    #expect(got.count == expected.count && got.hits.map(key) == expected.hits.map(key), "\(word) near \(place), page \(page)")
+                }
+            }
+        }
+    }
+
+    /// Rowids far sparser than the rows (a table thinned by hand) are not kept as an array.
+    @Test func sparseRowidsAreNotLoaded() {
+        #expect(POIPoints.worthLoading(maxRowid: 1_000_000, count: 990_000))
+        #expect(POIPoints.worthLoading(maxRowid: 0, count: 0))
+        #expect(!POIPoints.worthLoading(maxRowid: 50_000_000, count: 1_000))
+    }
 }

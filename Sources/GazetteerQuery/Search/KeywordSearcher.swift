@@ -133,7 +133,22 @@ struct KeywordSearcher {
             .filter { seen.insert($0).inserted }
         var substring: [Int64] = []
         var distances: [(Int64, Double)]?
-        if let match = SearchTokens.nameQuery(q), let origin {
+        if let match = SearchTokens.nameQuery(q), let origin, scope == nil, let points = cache.poiPoints(db) {
+            // Every POI's coordinates are in memory: the matches alone from the index.
+            var measured: [(Int64, Double)] = []
+            measured.reserveCapacity(Self.cap)
+            substring.reserveCapacity(Self.cap)
+            try Self.each(db.cachedStatement("SELECT rowid FROM poi_fts WHERE poi_fts MATCH ? LIMIT ?"), [.text(match), cap]) { s in
+                let rowid = s.int64(0)
+                substring.append(rowid)
+                if let c = points.coordinate(rowid) { measured.append((rowid, origin.distance(to: c))) }
+            }
+            if !seen.isEmpty {
+                substring.removeAll { seen.contains($0) }
+                measured.removeAll { seen.contains($0.0) }
+            }
+            distances = measured
+        } else if let match = SearchTokens.nameQuery(q), let origin {
             let sql = scope != nil
                 ? """
                   SELECT f.rowid, p.lng, p.lat FROM poi_fts f JOIN poi p ON p.rowid = f.rowid
@@ -150,6 +165,7 @@ struct KeywordSearcher {
                     measured.append((rowid, origin.distance(to: Coordinate(longitude: s.double(1), latitude: s.double(2)))))
                 }
             }
+            if scope == nil { cache.notePOIsMeasured(substring.count, db) }
             if !seen.isEmpty {
                 substring.removeAll { seen.contains($0) }
                 measured.removeAll { seen.contains($0.0) }
