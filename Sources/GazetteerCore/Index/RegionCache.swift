@@ -133,24 +133,33 @@ package final class RegionCache: Sendable {
     /// `batchPoints` to -1), and a load that fails only leaves the cells out: they are a
     /// speed-up, never a reason for a batch to fail.
     package func notePOIBatch(_ count: Int, _ db: Connection) {
-        guard let seen = state.write({ s -> Int? in
-            guard s.serves(db), s.poiCells == nil, s.batchPoints >= 0 else { return nil }
-            s.batchPoints += count
-            return s.batchPoints
+        loadOnceWorthIt(count, db, perPOI: 16, uses: \.batchPoints, value: \.poiCells) { try POICells(loading: db) }
+    }
+
+    /// Adds `count` to the uses counted at `uses` and, once they reach one per `perPOI` POIs,
+    /// loads the value at `value` (if still missing): the load is claimed by setting the
+    /// counter to -1, so one thread loads while the others go on without it, and a load that
+    /// fails (or finds nothing worth keeping) is never tried again for this data.
+    private func loadOnceWorthIt<T>(_ count: Int, _ db: Connection, perPOI: Int64, uses: WritableKeyPath<State, Int>,
+                                    value: WritableKeyPath<State, T?>, load: () throws -> T?) {
+        guard count > 0, let seen = state.write({ s -> Int? in
+            guard s.serves(db), s[keyPath: value] == nil, s[keyPath: uses] >= 0 else { return nil }
+            s[keyPath: uses] += count
+            return s[keyPath: uses]
         }) else { return }
         let pois: Int64
         switch try? db.scalar("SELECT max(rowid) FROM poi") {
         case .integer(let n)?: pois = n
         default: pois = 0
         }
-        guard Int64(seen) * 16 >= pois else { return }
+        guard Int64(seen) * perPOI >= pois else { return }
         let claimed = state.write { s -> Bool in
-            guard s.serves(db), s.poiCells == nil, s.batchPoints >= 0 else { return false }
-            s.batchPoints = -1
+            guard s.serves(db), s[keyPath: value] == nil, s[keyPath: uses] >= 0 else { return false }
+            s[keyPath: uses] = -1
             return true
         }
-        guard claimed, let cells = try? POICells(loading: db) else { return }
-        keep(db) { $0.poiCells = cells }
+        guard claimed, let loaded = try? load() else { return }
+        keep(db) { $0[keyPath: value] = loaded }
     }
 
     /// Points a batch needs before the region cells are built for it: building decodes every
@@ -181,24 +190,7 @@ package final class RegionCache: Sendable {
     /// has about paid for itself. Lone searches never load it. As with the POI cells, one
     /// thread loads while the others go on reading rows, and a failed load only leaves it out.
     package func notePOIsMeasured(_ count: Int, _ db: Connection) {
-        guard count > 0, let seen = state.write({ s -> Int? in
-            guard s.serves(db), s.poiPoints == nil, s.measuredPOIRows >= 0 else { return nil }
-            s.measuredPOIRows += count
-            return s.measuredPOIRows
-        }) else { return }
-        let pois: Int64
-        switch try? db.scalar("SELECT max(rowid) FROM poi") {
-        case .integer(let n)?: pois = n
-        default: pois = 0
-        }
-        guard Int64(seen) * 8 >= pois else { return }
-        let claimed = state.write { s -> Bool in
-            guard s.serves(db), s.poiPoints == nil, s.measuredPOIRows >= 0 else { return false }
-            s.measuredPOIRows = -1
-            return true
-        }
-        guard claimed, let points = try? POIPoints(loading: db) else { return }
-        keep(db) { $0.poiPoints = points }
+        loadOnceWorthIt(count, db, perPOI: 8, uses: \.measuredPOIRows, value: \.poiPoints) { try POIPoints(loading: db) }
     }
 
     /// Every POI's coordinates, if loaded for `db`'s snapshot.
