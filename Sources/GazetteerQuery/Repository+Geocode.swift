@@ -148,9 +148,10 @@ extension Repository {
     func geocode(text: [Unicode.Scalar], city: String?, system: CoordinateSystem, parser: AddressParser, db: Connection) throws -> Geocode? {
         do {
             let scope = try city.map { try resolveRegion($0, db: db) }
-            // Regions are read in simplified characters (屯門區 is 屯门区); POI names and what is
-            // left unmatched, from the text as written: the folding keeps every position.
-            let read = TraditionalChinese.folded(text) ?? text
+            // Regions are read in simplified characters (屯門區 is 屯门区); what is left unmatched,
+            // from the text as written: the folding keeps every position.
+            let folded = TraditionalChinese.folded(text)
+            let read = folded ?? text
             var path = try parser.parse(read, scope: scope)
             if scope != nil {
                 // The city only resolves what the text leaves open: an address that names
@@ -176,7 +177,11 @@ extension Repository {
                 let region = k == 0 ? nil : path.chain[k - 1]
                 // Only a name that reads at least as far as the regions did can win.
                 let least = consumed - at + (k == path.chain.count && poi == nil ? 0 : 1)
-                guard let (rowid, length) = try poiPrefix(text[at...], minLength: least, inside: region, parser: parser, db: db) else { continue }
+                // A POI's name as written first (a Hong Kong shop's own traditional name), else
+                // as folded (北京大學 is 北京大学).
+                guard let (rowid, length) = try poiPrefix(text[at...], minLength: least, inside: region, parser: parser, db: db)
+                    ?? folded.flatMap({ try poiPrefix($0[at...], minLength: least, inside: region, parser: parser, db: db) })
+                else { continue }
                 if at + length > consumed || (at + length == consumed && poi == nil && k == path.chain.count) {
                     // Before the noise, a POI must read past its start; after it, past the regions.
                     if let noiseStart, at + length <= (at <= noiseStart ? noiseStart : path.consumed) { continue }

@@ -76,6 +76,15 @@ import Testing
         #expect(g.unmatched == unmatched, "\(address) → \(g.formattedAddress) + \(g.unmatched)")
     }
 
+    /// A POI's name written in traditional characters finds the POI stored in simplified ones,
+    /// alone or after its regions.
+    @Test(arguments: [("北京大學", "北京大学"), ("北京市海淀區北京大學", "北京大学"), ("浙江大學紫金港校區", "浙江大学紫金港校区")])
+    func traditionalPOINames(_ address: String, _ name: String) throws {
+        let g = try #require(try repo.geocode(address), "\(address)")
+        #expect(g.level == "兴趣点" && g.poi?.name == name, "\(address) → \(g.formattedAddress)")
+        #expect(g.unmatched.isEmpty)
+    }
+
     /// A town written under a district that no longer holds it is read where it is today
     /// only across a boundary that changed (Codes/changed_regions.tsv): 乔司 left 余杭区 for
     /// 临平区 in 2021, 古林 left 鄞州区 for 海曙区 in 2016; 乐清's 南塘镇 and 黄岩's 东城街道
