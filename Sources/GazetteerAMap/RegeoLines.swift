@@ -1,3 +1,4 @@
+import Foundation
 import Gazetteer
 
 /// The `reverse --batch` JSON line of each address key of a batch without POIs
@@ -29,7 +30,7 @@ package final class RegeoLines {
             cuts.append(contentsOf: repeatElement(0, count: more))
             ends.append(contentsOf: repeatElement(0, count: more))
         }
-        if starts[k] < 0 { add(k, places.address(key)) }
+        if starts[k] < 0 { add(k, places.takeAddress(key)) }
         let (start, cut, end) = (starts[k], cuts[k], ends[k])
         bytes.withUnsafeBufferPointer { b in
             out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<cut]))
@@ -49,9 +50,15 @@ package final class RegeoLines {
         AMapShape.writeRegeo(ReverseGeocode(location: Self.placeholder, address: a.address, formattedAddress: a.formatted, pois: []),
                              all: true, into: &line)
         let m = Self.marker
-        guard let at = (0...(line.count - m.count)).first(where: { line[$0..<($0 + m.count)].elementsEqual(m) }) else {
-            preconditionFailure("a regeo answer without its location")
+        // In place: slicing the line at each of its hundreds of offsets retained it each time.
+        let found = line.withUnsafeBufferPointer { line in
+            m.withUnsafeBufferPointer { m in
+                (0...(line.count - m.count)).first { at in
+                    line[at] == m[0] && memcmp(line.baseAddress! + at, m.baseAddress!, m.count) == 0
+                }
+            }
         }
+        guard let at = found else { preconditionFailure("a regeo answer without its location") }
         let cut = at + m.count - 18  // after `"location":"`, before the 17 bytes of the placeholder and its quote
         starts[k] = bytes.count
         bytes.append(contentsOf: line[..<cut])

@@ -20,8 +20,9 @@ package final class ReverseBatchPlaces {
     /// The region cells the label slots belong to.
     private var hasCells = false
     private var slots = Slots()
-    /// Per key: the address of every point given it.
-    private var addresses: [(address: Address, formatted: String)] = []
+    /// The address of each key resolved but not yet taken (`takeAddress`): a key's line is
+    /// written once, so its address (some 700 bytes) is not kept for every key of every slot.
+    private var addresses: [Int32: (address: Address, formatted: String)] = [:]
 
     /// What a point reads, in one struct so that a transaction's points borrow it once
     /// (`withSlots`): each read of a class's array would check exclusivity and retain.
@@ -104,7 +105,7 @@ package final class ReverseBatchPlaces {
             memo = RegionLocator.Memo(system: system)
             hasCells = false
             slots = Slots()
-            addresses = []
+            addresses = [:]
         }
         if !hasCells, let cells = locator.regionCells {
             hasCells = true
@@ -123,15 +124,14 @@ package final class ReverseBatchPlaces {
 
     /// Keeps the address of a new key.
     fileprivate func keep(_ key: Int32, _ address: (address: Address, formatted: String)) {
-        if Int(key) >= addresses.count {
-            addresses.append(contentsOf: repeatElement((address: Address.empty, formatted: ""), count: Int(key) + 1 - addresses.count))
-        }
-        addresses[Int(key)] = address
+        addresses[key] = address
     }
 
-    /// The address and formatted address of every point given `key` (in the current epoch).
-    package func address(_ key: Int32) -> (address: Address, formatted: String) {
-        addresses[Int(key)]
+    /// The address and formatted address of every point given `key` (in the current epoch),
+    /// handed over once: the caller keeps what it makes of it (`RegeoLines`).
+    package func takeAddress(_ key: Int32) -> (address: Address, formatted: String) {
+        guard let a = addresses.removeValue(forKey: key) else { preconditionFailure("key \(key) taken twice or never resolved") }
+        return a
     }
 
     /// A locator for one transaction on `db`, remembering what this batch thread asked.
