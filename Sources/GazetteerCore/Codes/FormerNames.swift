@@ -50,14 +50,16 @@ package enum FormerNames {
     static func shortForm(_ name: String) -> String {
         // By scalars: the names and suffixes are CJK, a scalar a character.
         let scalars = Array(name.unicodeScalars)
-        for suffix in ["自治县", "自治州", "自治旗", "地区", "林区", "市", "县", "区", "盟", "旗"] {
-            let tail = Array(suffix.unicodeScalars)
-            if scalars.count - tail.count >= 2, scalars.suffix(tail.count).elementsEqual(tail) {
-                return String(String.UnicodeScalarView(scalars.dropLast(tail.count)))
-            }
+        for tail in suffixes where scalars.count - tail.count >= 2 && scalars.suffix(tail.count).elementsEqual(tail) {
+            return String(String.UnicodeScalarView(scalars.dropLast(tail.count)))
         }
         return name
     }
+
+    /// The levels' suffixes `shortForm` takes off, longest first, as scalars once: made per
+    /// name, they were half of this table's start-up.
+    private static let suffixes: [[Unicode.Scalar]] =
+        ["自治县", "自治州", "自治旗", "地区", "林区", "市", "县", "区", "盟", "旗"].map { Array($0.unicodeScalars) }
 }
 
 extension Array where Element: Equatable {

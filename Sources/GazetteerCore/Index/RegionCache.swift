@@ -385,8 +385,12 @@ package final class RegionCache: Sendable {
     package func names(_ db: Connection) throws -> Names {
         if let n = cached(db, { $0.names }) { return n }
         var n = NameTable(expectedKeys: 200_000)
-        for (code, name, short) in try db.cachedStatement("SELECT code, name, short_name FROM region")
-            .rows([], { ($0.int64(0), $0.text(1), $0.optionalText(2)) }) {
+        // Stepped here rather than through `rows`: generic across modules, that looked up the
+        // array's type metadata for each of some 45,000 rows, at every start.
+        let regions = try db.cachedStatement("SELECT code, name, short_name FROM region")
+        defer { regions.reset() }
+        while try regions.step() {
+            let (code, name, short) = (regions.int64(0), regions.text(1), regions.optionalText(2))
             n.add(name, code: code, short: false)
             if let short { n.add(short, code: code, short: true) }
             for abbreviation in Abbreviations.of(name) { n.add(abbreviation, code: code, short: false) }

@@ -10,8 +10,10 @@ package enum Schema {
 
     /// The `PRAGMA user_version` that schema.sql sets: the version this library reads.
     package static let version: Int = {
-        guard let range = sql.range(of: #"PRAGMA\s+user_version\s*=\s*(\d+)"#, options: .regularExpression),
-              let number = sql[range].split(whereSeparator: { !$0.isNumber }).last.flatMap({ Int($0) })
+        // Read by hand: compiling a regular expression cost more than the rest of opening a
+        // database, which every command does.
+        guard let key = sql.range(of: "PRAGMA user_version", options: .caseInsensitive),
+              let number = Int(sql[key.upperBound...].drop(while: { $0 == " " || $0 == "=" }).prefix(while: { $0.isASCII && $0.isNumber }))
         else { preconditionFailure("schema.sql has no PRAGMA user_version") }
         return number
     }()
