@@ -133,39 +133,32 @@ struct KeywordSearcher {
             .filter { seen.insert($0).inserted }
         var substring: [Int64] = []
         var distances: [(Int64, Double)]?
-        if let match = SearchTokens.nameQuery(q), let origin, scope == nil, let points = cache.poiPoints(db) {
-            // Every POI's coordinates are in memory: the matches alone from the index.
-            var measured: [(Int64, Double)] = []
-            measured.reserveCapacity(Self.cap)
-            substring.reserveCapacity(Self.cap)
-            try Self.each(db.cachedStatement("SELECT rowid FROM poi_fts WHERE poi_fts MATCH ? LIMIT ?"), [.text(match), cap]) { s in
-                let rowid = s.int64(0)
-                substring.append(rowid)
-                if let c = points.coordinate(rowid) { measured.append((rowid, origin.distance(to: c))) }
+        if let match = SearchTokens.nameQuery(q), let origin {
+            // Unscoped, with every POI's coordinates in memory: the matches alone from the index.
+            let points = scope == nil ? cache.poiPoints(db) : nil
+            let sql = if points != nil {
+                "SELECT rowid FROM poi_fts WHERE poi_fts MATCH ? LIMIT ?"
+            } else if scope != nil {
+                """
+                SELECT f.rowid, p.lng, p.lat FROM poi_fts f JOIN poi p ON p.rowid = f.rowid
+                WHERE poi_fts MATCH ?\(scopeSQL.replacingOccurrences(of: "+adcode", with: "+p.adcode")) LIMIT ?
+                """
+            } else {
+                "SELECT f.rowid, p.a0, p.a1 FROM (SELECT rowid FROM poi_fts WHERE poi_fts MATCH ? LIMIT ?) f LEFT JOIN \(Self.points) p ON p.rowid = f.rowid"
             }
-            if !seen.isEmpty {
-                substring.removeAll { seen.contains($0) }
-                measured.removeAll { seen.contains($0.0) }
-            }
-            distances = measured
-        } else if let match = SearchTokens.nameQuery(q), let origin {
-            let sql = scope != nil
-                ? """
-                  SELECT f.rowid, p.lng, p.lat FROM poi_fts f JOIN poi p ON p.rowid = f.rowid
-                  WHERE poi_fts MATCH ?\(scopeSQL.replacingOccurrences(of: "+adcode", with: "+p.adcode")) LIMIT ?
-                  """
-                : "SELECT f.rowid, p.a0, p.a1 FROM (SELECT rowid FROM poi_fts WHERE poi_fts MATCH ? LIMIT ?) f LEFT JOIN \(Self.points) p ON p.rowid = f.rowid"
             var measured: [(Int64, Double)] = []
             measured.reserveCapacity(Self.cap)
             substring.reserveCapacity(Self.cap)
             try Self.each(db.cachedStatement(sql), [.text(match)] + scopeValues + [cap]) { s in
                 let rowid = s.int64(0)
                 substring.append(rowid)
-                if !s.isNull(1) {
+                if let points {
+                    if let c = points.coordinate(rowid) { measured.append((rowid, origin.distance(to: c))) }
+                } else if !s.isNull(1) {
                     measured.append((rowid, origin.distance(to: Coordinate(longitude: s.double(1), latitude: s.double(2)))))
                 }
             }
-            if scope == nil { cache.notePOIsMeasured(substring.count, db) }
+            if scope == nil, points == nil { cache.notePOIsMeasured(substring.count, db) }
             if !seen.isEmpty {
                 substring.removeAll { seen.contains($0) }
                 measured.removeAll { seen.contains($0.0) }
