@@ -21,27 +21,41 @@ extension Repository {
         }
         guard try parser.poiStart(two, { try some(text.prefix(2).string) }),
               try minLength <= 2 || some(text.prefix(minLength).string) else { return nil }
-        let whole = text.prefix(n).string
-        var prefixes: [String] = [], end = whole.unicodeScalars.index(after: whole.startIndex)
-        var length = 1
-        while end < whole.endIndex {
-            whole.unicodeScalars.formIndex(after: &end)
-            length += 1
-            if length >= minLength { prefixes.append(String(whole.unicodeScalars[..<end])) }
+        // The longest name that is a start of the text: the greatest name not after the text
+        // either is one, or shares fewer characters with it than the text has (a longer start
+        // would sort after it), so each seek shortens what is asked. A few index seeks, where
+        // one `name IN (every start)` built SQLite a temporary table and a sorter per address.
+        let least = max(2, minLength)
+        let lowest = text.prefix(least).string
+        var longest = n
+        while longest >= least {
+            guard let name = try db.cachedStatement("SELECT name FROM poi WHERE name <= ? AND name >= ? ORDER BY name DESC LIMIT 1")
+                .first([.text(text.prefix(longest).string), .text(lowest)], { $0.text(0) })
+            else { break }
+            // Its length as the parser counts it: in scalars.
+            var shared = 0, whole = true
+            for u in name.unicodeScalars {
+                guard shared < longest, u == text[text.startIndex + shared] else { whole = false; break }
+                shared += 1
+            }
+            guard whole else {
+                longest = min(shared, longest - 1)
+                continue
+            }
+            var sql = "SELECT rowid FROM poi WHERE name = ?"
+            var values: [SQLiteValue] = [.text(name)]
+            if let region {
+                let range = AdminCode(region.code).adcodeRange(level: region.level)
+                sql += " AND +adcode BETWEEN ? AND ?" // `+`: look names up by name, never scan a region by adcode
+                values += [.integer(range.lowerBound), .integer(range.upperBound)]
+            }
+            sql += " ORDER BY rowid LIMIT 1"
+            if let rowid = try db.cachedStatement(sql).first(values, { $0.int64(0) }) { return (rowid, shared) }
+            longest = shared - 1
         }
-        let marks = Array(repeating: "?", count: prefixes.count).joined(separator: ",")
-        // Its length as the parser counts it: in scalars.
-        var sql = "SELECT rowid, name FROM poi WHERE name IN (\(marks))"
-        var values: [SQLiteValue] = prefixes.map { .text($0) }
-        if let region {
-            let range = AdminCode(region.code).adcodeRange(level: region.level)
-            sql += " AND +adcode BETWEEN ? AND ?" // `+`: look names up by name, never scan a region by adcode
-            values += [.integer(range.lowerBound), .integer(range.upperBound)]
-        }
-        sql += " ORDER BY length(name) DESC, rowid LIMIT 1"
-        if let found = try db.cachedStatement(sql).first(values, { ($0.int64(0), $0.text(1).unicodeScalars.count) }) { return found }
         // The rest of the text may be the start of a longer POI name: 南京大学 → 南京大学(鼓楼校区).
-        let rest = whole
+        let rest = text.prefix(n).string
+        guard try some(rest) else { return nil }
         var sql2 = "SELECT rowid FROM poi WHERE name >= ? AND name < ?"
         var values2: [SQLiteValue] = [.text(rest), .text(KeywordSearcher.upperBound(rest))]
         if let region {

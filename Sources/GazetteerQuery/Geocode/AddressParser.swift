@@ -270,7 +270,7 @@ struct AddressParser {
             // after it: 青岛市北区 is 青岛 + 市北区, not 青岛市 + 北区.
             if byFull != nil, !Self.childNamed(e, among: next.children) { continue }
             // 白云湖街 is 白云湖街道 so shortened, not a street.
-            let townStreet = e.level == .town && next.jie && e.name.hasSuffix("街道")
+            let townStreet = e.level == .town && next.jie && Self.ends(e.name, with: "街道")
             if !townStreet, next.street, !Self.childNamed(e, among: next.children) { continue }
             // Another level's suffix: 江东区 is not 江东乡 with 区 left over.
             if Self.otherLevelSuffix(window.dropFirst(length), e.level) {
@@ -479,8 +479,12 @@ struct AddressParser {
     func restated(_ best: Path, _ text: [Unicode.Scalar]) throws -> Path? {
         var at = best.consumed
         for prefix in Self.countryNames where text[at...].starts(with: prefix.unicodeScalars) { at += prefix.unicodeScalars.count }
+        // A province in full there: its name is one of the whole names starting at `at` (all
+        // the matches there, with their suffix and namesake checks, are not needed to tell).
         guard at < text.count - 2,
-              try prefixMatches(text[at...]).contains(where: { $0.entry.level == .province && !$0.short && $0.former == nil })
+              try wholeNames(startingAt: text[at...]).contains(where: { length, key in
+                  try names.codes(text[at...].prefix(length), key, short: false).contains { try entry($0)?.level == .province }
+              })
         else { return nil }
         let later = try parse(text, scope: nil, from: at)
         // In full and at least as deep as the first: not a province's short name in a street
@@ -606,7 +610,7 @@ struct AddressParser {
                 let wide = above.level == .province
                 // So must a town whose short name is itself a street's (湘潭路 of 湘潭路街道).
                 let suffixed = { (m: Match) in Self.suffixes(.town).contains { Self.starts(text[(path.consumed + m.length)...], with: $0) } }
-                let streetNamed = { (m: Match) in Self.streetWords.list.contains { m.entry.shortName?.hasSuffix($0) ?? false } }
+                let streetNamed = { (m: Match) in m.entry.shortName.map { s in Self.streetWords.list.contains { Self.ends(s, with: $0) } } ?? false }
                 // Nor one whose name starts a zone's (奉化东郊开发区 is 奉化's, not 鄞州区's 东郊街道).
                 let zoneNamed = { (m: Match) in Self.starts(text[(path.consumed + m.length)...], with: "开发区") }
                 let outside = matches.filter {
@@ -709,6 +713,15 @@ struct AddressParser {
             i += 1
         }
         return true
+    }
+
+    /// `name.hasSuffix(word)` for a `word` of ideographs, at the cost of comparing one scalar
+    /// where the last ones differ (nearly always): a name's last character can equal an
+    /// ideograph only as that ideograph or as text composition would change.
+    static func ends(_ name: String, with word: String) -> Bool {
+        guard let last = name.unicodeScalars.last, let wordLast = word.unicodeScalars.last else { return word.isEmpty }
+        if last != wordLast, String.isComposed(last) { return false }
+        return name.hasSuffix(word)
     }
 
     /// The lengths once each, shortest first: a handful, where a `Set` would cost more.
