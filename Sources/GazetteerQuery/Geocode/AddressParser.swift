@@ -610,7 +610,7 @@ struct AddressParser {
                 let wide = above.level == .province
                 // So must a town whose short name is itself a street's (湘潭路 of 湘潭路街道).
                 let suffixed = { (m: Match) in Self.suffixes(.town).contains { Self.starts(text[(path.consumed + m.length)...], with: $0) } }
-                let streetNamed = { (m: Match) in m.entry.shortName.map { s in Self.streetWords.list.contains { Self.ends(s, with: $0) } } ?? false }
+                let streetNamed = { (m: Match) in m.entry.shortName.map(Self.streetWords.end) ?? false }
                 // Nor one whose name starts a zone's (奉化东郊开发区 is 奉化's, not 鄞州区's 东郊街道).
                 let zoneNamed = { (m: Match) in Self.starts(text[(path.consumed + m.length)...], with: "开发区") }
                 let outside = matches.filter {
@@ -680,9 +680,19 @@ struct AddressParser {
         let list: [String]
         private let firsts: Set<Unicode.Scalar>
 
+        private let lasts: Set<Unicode.Scalar>
+
         init(_ list: [String]) {
             self.list = list
             firsts = Set(list.compactMap(\.unicodeScalars.first))
+            lasts = Set(list.compactMap(\.unicodeScalars.last))
+        }
+
+        /// Whether `name` ends with one of the words (words of ideographs): see `ends`.
+        func end(_ name: String) -> Bool {
+            guard let last = name.unicodeScalars.last else { return false }
+            if String.isComposed(last), !lasts.contains(last) { return false }
+            return list.contains { name.hasSuffix($0) }
         }
 
         /// Whether `text` starts with one of the words.
