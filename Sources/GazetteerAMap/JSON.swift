@@ -1,6 +1,6 @@
 /// A small JSON value with ordered keys, written by hand: AMap's shapes need a fixed key
 /// order and string-typed numbers, and batch mode writes millions of these.
-public indirect enum JSON: Sendable {
+public enum JSON: Sendable {
     case string(String)
     case number(Double)
     case int(Int)
