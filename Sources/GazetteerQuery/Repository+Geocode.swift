@@ -176,7 +176,7 @@ extension Repository {
                 if namesPlace && unscoped.read > path.read { path = unscoped }
             }
             // The levels above the deepest match come from the tree.
-            var chain = try path.chain.last.map { try regions.lineage($0, db) } ?? []
+            var chain = try path.chain.last.map { try regions.lineage($0.row, db) } ?? []
             // A POI named where words that name nothing begin (温州肯恩大学丽岙街道…) is read
             // rather than the region after them: the POI is the nearer place.
             let noiseStart = path.noise?.lowerBound
@@ -189,7 +189,7 @@ extension Repository {
             for k in stride(from: path.chain.count, through: 0, by: -1) {
                 let at = k == 0 ? 0 : path.ends[k - 1]
                 guard at < text.count else { continue }
-                let region = k == 0 ? nil : path.chain[k - 1]
+                let region = k == 0 ? nil : path.chain[k - 1].row
                 // Only a name that reads at least as far as the regions did can win.
                 let least = consumed - at + (k == path.chain.count && poi == nil ? 0 : 1)
                 // A POI's name as written first (a Hong Kong shop's own traditional name), else
@@ -207,7 +207,7 @@ extension Repository {
                 }
             }
             if let k = poiRegion {
-                let named = k == 0 ? nil : path.chain[k - 1]
+                let named = k == 0 ? nil : path.chain[k - 1].row
                 chain = try named.map { try regions.lineage($0, db) } ?? []
                 // The POI's own town (or district) completes the address.
                 let own = poi.flatMap { Int64($0.townCode12 ?? "") ?? Int64($0.adcode ?? "") }
@@ -235,7 +235,7 @@ extension Repository {
             result.formattedAddress = chain.map(\.name).joined() + (poi?.name ?? "")
             // Namesakes the text does not decide between (西湖区 alone), each in its own place.
             if poi == nil, chain.last?.code == path.chain.last?.code {
-                for other in path.namesakes.sorted(by: { $0.code < $1.code }).prefix(9) {
+                for other in path.namesakes.map(\.row).sorted(by: { $0.code < $1.code }).prefix(9) {
                     var g = Geocode(level: result.level, locationIsApproximate: false, formattedAddress: "", unmatched: rest)
                     let lineage = try regions.lineage(other, db)
                     for e in lineage { g.fill(e.region(system: system)) }

@@ -28,8 +28,8 @@ struct AddressParser {
     private final class Memo {
         var matches: [Int: [Match]] = [:]
         /// Regions by code, for this parser's one read: the shared cache takes a lock per look-up.
-        var entries: [Int64: RegionCache.Entry] = [:]
-        var lineages: [Int64: [RegionCache.Entry]] = [:]
+        var entries: [Int64: Node] = [:]
+        var lineages: [Int64: [Node]] = [:]
         var poiStarts: [UInt64: Bool] = [:]
 
         init() {
@@ -37,18 +37,40 @@ struct AddressParser {
         }
     }
 
+    /// A region as the parser holds it: by reference. Paths and matches are copied at every
+    /// step of the search, and a row by value is four strings to retain and release each time.
+    final class Node {
+        let row: RegionCache.Entry
+        let code: Int64
+        let parent: Int64?
+        let level: RegionLevel
+        var name: String { row.name }
+        var shortName: String? { row.shortName }
+
+        init(_ row: RegionCache.Entry) {
+            self.row = row
+            (code, parent, level) = (row.code, row.parent, row.level)
+        }
+    }
+
     /// Region `code`, as the cache gives it.
-    func entry(_ code: Int64) throws -> RegionCache.Entry? {
+    func entry(_ code: Int64) throws -> Node? {
         if let e = memo.entries[code] { return e }
-        guard let e = try cache.entry(code, db) else { return nil }
+        guard let row = try cache.entry(code, db) else { return nil }
+        let e = Node(row)
         memo.entries[code] = e
         return e
     }
 
     /// `e` and the regions above it, province first.
-    func lineage(_ e: RegionCache.Entry) throws -> [RegionCache.Entry] {
+    func lineage(_ e: Node) throws -> [Node] {
         if let known = memo.lineages[e.code] { return known }
-        let chain = try RegionCache.lineage(e, entry: entry)
+        var chain = [e]
+        var next = e.parent
+        while let code = next, let p = try entry(code) {
+            chain.insert(p, at: 0)
+            next = p.parent
+        }
         memo.lineages[e.code] = chain
         return chain
     }
@@ -63,7 +85,7 @@ struct AddressParser {
     static let maxNameLength = 16
 
     struct Path {
-        var chain: [RegionCache.Entry] = []
+        var chain: [Node] = []
         /// Where the text stood after each element of `chain` (scope elements included).
         var ends: [Int] = []
         var consumed = 0
@@ -89,7 +111,7 @@ struct AddressParser {
         var noise: Range<Int>?
         /// Other regions the text reads as well as the last of `chain` (四季青街道 alone: one
         /// in Hangzhou, one in Handan).
-        var namesakes: [RegionCache.Entry] = []
+        var namesakes: [Node] = []
 
         func isAcceptable(textLength: Int) -> Bool {
             !(weakStart && chain.count == 1 && (consumed < textLength || start > 0))
@@ -311,7 +333,7 @@ struct AddressParser {
 
     /// The district under city `e` named as `e`'s short name (`length` characters of `window`)
     /// with a district's suffix, when the text gives it a district's suffix too: 恩施区 for 恩施市.
-    private func namesakeSeat(of e: RegionCache.Entry, length: Int, in window: ArraySlice<Unicode.Scalar>) throws -> Match? {
+    private func namesakeSeat(of e: Node, length: Int, in window: ArraySlice<Unicode.Scalar>) throws -> Match? {
         let after = window.dropFirst(length)
         guard let written = Self.suffixes(.district).first(where: { Self.starts(after, with: $0) }) else { return nil }
         for suffix in Self.suffixes(.district) {
@@ -345,7 +367,7 @@ struct AddressParser {
     }
 
     struct Match {
-        var entry: RegionCache.Entry
+        var entry: Node
         /// Characters of the text read.
         var length: Int
         /// Read by a short name (杭州 for 杭州市).
@@ -362,7 +384,7 @@ struct AddressParser {
     /// Whether one of `codes`, the regions named where the text goes on (`namedAtStart`), is
     /// under `e` (台州 followed by 路桥区 is the city, not 台州路; 芗城巷口 is 芗城区's 巷口街道;
     /// 温州桥头镇 is 温州's 桥头镇).
-    static func childNamed(_ e: RegionCache.Entry, among codes: [Int64]) -> Bool {
+    static func childNamed(_ e: Node, among codes: [Int64]) -> Bool {
         codes.contains { $0 != e.code && AdminCode($0).isWithin(AdminCode(e.code), level: e.level) }
     }
 
@@ -400,6 +422,7 @@ struct AddressParser {
     /// start of the text names nothing.
     func parse(_ text: [Unicode.Scalar], scope: RegionCache.Entry?) throws -> Path {
         memo.matches.removeAll(keepingCapacity: true)  // places in another text
+        let scope = try scope.map { try entry($0.code) ?? Node($0) }
         var best = try parse(text, scope: scope, from: 0)
         // Nothing at the start, or only a bare short name (盘龙 of 盘龙城经济开发区武汉市黄陂…):
         // the address may start later; what comes before it is noise.
@@ -528,13 +551,13 @@ struct AddressParser {
     }
 
     /// The best path through `text` from `offset`, starting below `scope` when given.
-    func parse(_ text: [Unicode.Scalar], scope: RegionCache.Entry?, from offset: Int) throws -> Path {
+    func parse(_ text: [Unicode.Scalar], scope: Node?, from offset: Int) throws -> Path {
         var start = Path()
         start.consumed = offset
         start.start = offset
         if let scope {
-            var chain: [RegionCache.Entry] = []
-            var next: RegionCache.Entry? = scope
+            var chain: [Node] = []
+            var next: Node? = scope
             while let e = next {
                 chain.insert(e, at: 0)
                 next = try e.parent.flatMap { try entry($0) }
@@ -751,7 +774,7 @@ struct AddressParser {
 
     /// Regions of the tree between `ancestor` and `e` that the text did not name (a level
     /// the tree lacks, as under a municipality, costs nothing).
-    func skipped(from ancestor: RegionCache.Entry, to e: RegionCache.Entry) throws -> Int {
+    func skipped(from ancestor: Node, to e: Node) throws -> Int {
         var count = 0
         var next = e.parent
         while let code = next, code != ancestor.code, let p = try entry(code) {
