@@ -102,8 +102,7 @@ extension Repository {
         results.initialize(repeating: .success(nil))
         // The name table once, before the threads, each of which would otherwise build its own
         // while the cache is empty (an error here is met again, and reported, per slice).
-        // A block this large meets thousands of regions: their rows come with the names.
-        _ = try? read { db in try regions.names(db, withEntries: n >= 2_000) }
+        _ = try? read { db in try regions.names(db) }
         defer {
             _ = results.deinitialize()
             results.deallocate()

@@ -23,8 +23,6 @@ package final class RegionCache: Sendable {
         /// The generation each connection's current read transaction sees.
         var snapshots: [ObjectIdentifier: Int64] = [:]
         var entries: [Int64: Entry] = [:]
-        /// `entries` holds every region (see `names(_:withEntries:)`).
-        var allEntries = false
         /// Boxed: a reverse geocode tests a few shapes per point, and copying a bare
         /// `MultiPolygon` out of the dictionary retains and releases each of its arrays.
         var shapes: [Int64: Shape] = [:]
@@ -83,7 +81,6 @@ package final class RegionCache: Sendable {
             guard s.generation.map({ current > $0 }) ?? true else { return }
             if s.generation != nil {
                 s.entries.removeAll()
-                s.allEntries = false
                 s.shapes.removeAll()
                 s.simplified.removeAll()
                 s.simplifiedPoints = 0
@@ -226,8 +223,7 @@ package final class RegionCache: Sendable {
     }
 
     package func entry(_ code: Int64, _ db: Connection) throws -> Entry? {
-        // Known, or known not to exist once every row is loaded.
-        if let known: Entry? = cached(db, { s in s.entries[code].map { .some($0) } ?? (s.allEntries ? .some(nil) : nil) }) { return known }
+        if let e = cached(db, { $0.entries[code] }) { return e }
         guard let e = try db.cachedStatement("SELECT \(RegionRow.columns) FROM region WHERE code = ?")
             .first([.integer(code)], { RegionRow($0) })
         else { return nil }
@@ -386,28 +382,15 @@ package final class RegionCache: Sendable {
 
     /// Every region's names, loaded once: the geocoder looks up each prefix of an address at
     /// each position it reaches, and a hash look-up costs far less than a query.
-    ///
-    /// `withEntries`: every region's row too, from the same pass, for a batch that will meet
-    /// thousands of them (some four per address, namesakes included): read one at a time as
-    /// met, each costs a query. Only when the names are not loaded yet.
-    package func names(_ db: Connection, withEntries: Bool = false) throws -> Names {
+    package func names(_ db: Connection) throws -> Names {
         if let n = cached(db, { $0.names }) { return n }
         var n = NameTable(expectedKeys: 200_000)
-        var entries: [Int64: Entry] = [:]
-        if withEntries { entries.reserveCapacity(65_536) }
         // Stepped here rather than through `rows`: generic across modules, that looked up the
         // array's type metadata for each of some 45,000 rows, at every start.
-        let regions = try db.cachedStatement(withEntries ? "SELECT \(RegionRow.columns) FROM region" : "SELECT code, name, short_name FROM region")
+        let regions = try db.cachedStatement("SELECT code, name, short_name FROM region")
         defer { regions.reset() }
         while try regions.step() {
-            let (code, name, short): (Int64, String, String?)
-            if withEntries {
-                let e = RegionRow(regions)
-                (code, name, short) = (e.code, e.name, e.shortName)
-                entries[code] = e
-            } else {
-                (code, name, short) = (regions.int64(0), regions.text(1), regions.optionalText(2))
-            }
+            let (code, name, short) = (regions.int64(0), regions.text(1), regions.optionalText(2))
             n.add(name, code: code, short: false)
             if let short { n.add(short, code: code, short: true) }
             for abbreviation in Abbreviations.of(name) { n.add(abbreviation, code: code, short: false) }
@@ -418,12 +401,7 @@ package final class RegionCache: Sendable {
         }
         for name in FormerNames.byName.keys { n.add(name, former: true) }
         for name in FunctionalZones.byName.keys { n.add(name, zone: true) }
-        keep(db) { s in
-            s.names = n
-            guard withEntries else { return }
-            if s.entries.isEmpty { s.entries = entries } else { s.entries.merge(entries) { kept, _ in kept } }
-            s.allEntries = true
-        }
+        keep(db) { $0.names = n }
         return n
     }
 
