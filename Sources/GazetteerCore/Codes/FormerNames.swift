@@ -26,15 +26,21 @@ package enum FormerNames {
         let bytes = PackageResources.former_names_tsv
         for line in bytes.split(separator: UInt8(ascii: "\n")).dropFirst() {
             let f = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
-            func text(_ i: Int) -> String { String(decoding: f[i], as: UTF8.self) }
-            guard f.count >= 4, let code = Int64(text(2)) else { continue }
-            let name = text(1), year = Int(text(3)) ?? 0
+            // Decoded from contiguous bytes, and numbers read as digits: through a generic slice
+            // and a String each, they cost as much again as the rest of the table.
+            func text(_ i: Int) -> String { f[i].withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) } }
+            func number(_ i: Int) -> Int64? {
+                guard !f[i].isEmpty, f[i].count <= 18, f[i].allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+                return f[i].reduce(0) { $0 * 10 + Int64($1 - 0x30) }
+            }
+            guard f.count >= 4, let code = number(2) else { continue }
+            let name = text(1), year = Int(number(3) ?? 0)
             let entry = Entry(name: name, code: code)
             let short = shortForm(name)
             for key in short == name ? [name] : [name, short] where key.unicodeScalars.count >= 2 {
                 names[key, default: []].appendIfAbsent(entry)
             }
-            if let old = Int64(text(0)), old != code, year >= codes[old]?.year ?? -1 { codes[old] = (code, year) }
+            if let old = number(0), old != code, year >= codes[old]?.year ?? -1 { codes[old] = (code, year) }
         }
         return (names, codes.mapValues(\.code))
     }()
@@ -48,18 +54,24 @@ package enum FormerNames {
 
     /// 襄樊市 → 襄樊, 忻城县 → 忻城, 柳州地区 → 柳州: the name without its level's suffix.
     static func shortForm(_ name: String) -> String {
-        // By scalars: the names and suffixes are CJK, a scalar a character.
-        let scalars = Array(name.unicodeScalars)
-        for tail in suffixes where scalars.count - tail.count >= 2 && scalars.suffix(tail.count).elementsEqual(tail) {
-            return String(String.UnicodeScalarView(scalars.dropLast(tail.count)))
+        // On UTF-8 bytes: a byte suffix that is a whole encoding of the suffix's scalars ends
+        // on a scalar boundary; read as scalars, this was a third of the table's start-up.
+        var utf8 = name
+        let short = utf8.withUTF8 { bytes -> String? in
+            for tail in suffixes where bytes.count > tail.count && bytes.suffix(tail.count).elementsEqual(tail) {
+                let head = UnsafeBufferPointer(rebasing: bytes.prefix(bytes.count - tail.count))
+                // At least two characters left: scalars are the bytes that are no continuation.
+                if head.lazy.filter({ $0 & 0xC0 != 0x80 }).count >= 2 { return String(decoding: head, as: UTF8.self) }
+            }
+            return nil
         }
-        return name
+        return short ?? name
     }
 
-    /// The levels' suffixes `shortForm` takes off, longest first, as scalars once: made per
+    /// The levels' suffixes `shortForm` takes off, longest first, as UTF-8 once: made per
     /// name, they were half of this table's start-up.
-    private static let suffixes: [[Unicode.Scalar]] =
-        ["自治县", "自治州", "自治旗", "地区", "林区", "市", "县", "区", "盟", "旗"].map { Array($0.unicodeScalars) }
+    private static let suffixes: [[UInt8]] =
+        ["自治县", "自治州", "自治旗", "地区", "林区", "市", "县", "区", "盟", "旗"].map { Array($0.utf8) }
 }
 
 extension Array where Element: Equatable {
