@@ -200,8 +200,8 @@ extension Repository {
         }
     }
 
-    /// Readies a batch of about `count` points for `placeBatch`: builds the region cells and
-    /// loads the POI cells now when that many points make them worth it (see
+    /// Readies a batch of about `count` points for `placeBatch`: reads (or builds) the region
+    /// cells and the POI cells now when that many points make them worth it (see
     /// `RegionCache.noteRegionBatch` and `notePOIBatch`), so that the first block does not
     /// pay the slow path. Both start at once, on connections of their own: the POI cells on
     /// one core while the boundaries are decoded on all (`RegionCache.loadShapes`), then the

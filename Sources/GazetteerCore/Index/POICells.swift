@@ -14,7 +14,7 @@ import GazetteerSQLite
 /// The POIs' ids and boxes are kept too, block by block (`forEachPOI`): the few points with a
 /// POI near then find the landmark from memory, where the R*Tree query reads its nodes through
 /// the page cache (tens of microseconds each, a fifth of a whole batch).
-package struct POICells: Sendable {
+package struct POICells: Sendable, Equatable {
     private let originLng: Double, originLat: Double
     private let cellDegrees: Double
     /// Cells across and down (a multiple of 8).
@@ -249,5 +249,39 @@ package struct POICells: Sendable {
         let word = blockBits[block >> 6], bit: UInt64 = 1 << UInt64(block & 63)
         guard word & bit != 0 else { return nil }
         return Int(ranks[block >> 6]) + (word & (bit - 1)).nonzeroBitCount
+    }
+}
+
+extension POICells {
+    /// The layout `encoded` writes; a stored blob of any other is not read.
+    private static let blobFormat: UInt32 = 0x5043_4C31
+
+    /// The cells for `batch_cells` (`StoredBatchCells`), every array as it is in memory.
+    package var encoded: [UInt8] {
+        var w = CellsBlobWriter(format: Self.blobFormat)
+        w.put(originLng); w.put(originLat); w.put(cellDegrees)
+        w.put(Int64(columns)); w.put(Int64(rows))
+        w.put(blockBits); w.put(ranks); w.put(blocks); w.put(starts)
+        w.put(ids); w.put(boxes); w.put(cellOf); w.put(wideIDs); w.put(wideBoxes)
+        return w.bytes
+    }
+
+    /// The cells `encoded` wrote; nil for a blob of another layout or one that does not add up.
+    package init?(encoded raw: UnsafeRawBufferPointer) {
+        guard var r = CellsBlobReader(raw, format: Self.blobFormat),
+              let originLng = r.get(Double.self), let originLat = r.get(Double.self), let cellDegrees = r.get(Double.self),
+              let columns = r.get(Int64.self), let rows = r.get(Int64.self),
+              let blockBits = r.array(UInt64.self), let ranks = r.array(UInt32.self), let blocks = r.array(UInt64.self),
+              let starts = r.array(UInt32.self), let ids = r.array(Int64.self), let boxes = r.array(Float.self),
+              let cellOf = r.array(UInt8.self), let wideIDs = r.array(Int64.self), let wideBoxes = r.array(Float.self), r.isAtEnd,
+              columns >= 0, rows >= 0, columns % 8 == 0, rows % 8 == 0,
+              blockBits.count == (Int(columns / 8 * (rows / 8)) + 63) / 64, ranks.count == blockBits.count,
+              blocks.count == blockBits.reduce(0, { $0 + $1.nonzeroBitCount }), starts.count == blocks.count + 1,
+              starts.last.map(Int.init) == ids.count, boxes.count == 4 * ids.count, cellOf.count == ids.count,
+              wideBoxes.count == 4 * wideIDs.count
+        else { return nil }
+        (self.originLng, self.originLat, self.cellDegrees, self.columns, self.rows) = (originLng, originLat, cellDegrees, Int(columns), Int(rows))
+        (self.blockBits, self.ranks, self.blocks, self.starts) = (blockBits, ranks, blocks, starts)
+        (self.ids, self.boxes, self.cellOf, self.wideIDs, self.wideBoxes) = (ids, boxes, cellOf, wideIDs, wideBoxes)
     }
 }
