@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import Gazetteer
-@testable import GazetteerAMap
 @testable import GazetteerCore
 @testable import GazetteerImport
 @testable import GazetteerQuery
@@ -33,21 +32,7 @@ import Testing
     func batchLines(_ path: String, _ points: [Coordinate]) throws -> [String] {
         let repo = try Repository(path: path)
         repo.prepareBatch(RegionCache.regionCellsAfter)
-        let places = ReverseBatchPlaces(system: .gcj02)
-        let lines = RegeoLines()
-        var out: [String] = []
-        repo.placeBatch(points, radius: 0, poiLimit: 20, into: places) { k, place in
-            var bytes: [UInt8] = []
-            switch place {
-            case .key(let key): lines.write(key, at: points[k], places: places, into: &bytes)
-            case .answer(.success(let answer)):
-                AMapShape.writeRegeo(answer, all: true, into: &bytes)
-                bytes.append(0x0A)
-            case .answer(.failure(let error)): bytes = Array("\(error)\n".utf8)
-            }
-            out.append(String(decoding: bytes, as: UTF8.self))
-        }
-        return out
+        return PlaceBatchTests.placedLines(repo, points, system: .gcj02, limit: 0)
     }
 
     @Test func aBatchAnswersTheSameWithStoredMissingOrStaleCells() throws {
@@ -57,8 +42,13 @@ import Testing
         let stored = try batchLines(path, points)
         #expect(stored.count == points.count)
 
-        // Another writer changed the data (an older binary raises the generation, nothing more).
         let db = try Connection(path: path, mode: .readWrite)
+        try db.read {
+            #expect(StoredBatchCells.regionCells(db) != nil)
+            #expect(StoredBatchCells.poiCells(db) != nil)
+        }
+
+        // Another writer changed the data (an older binary raises the generation, nothing more).
         try db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'data_generation'")
         try db.read {
             #expect(StoredBatchCells.regionCells(db) == nil)
@@ -79,7 +69,7 @@ import Testing
             let db = try Connection(path: path, mode: .readOnly)
             var found: [String: (Int64, [UInt8])] = [:]
             for (kind, generation, data) in try db.makeStatement("SELECT kind, generation, data FROM batch_cells")
-                .rows({ ($0.text(0), $0.int64(1), $0.blob(2)) }) { found[kind] = (generation, data) }
+                .rows([], { ($0.text(0), $0.int64(1), $0.blob(2)) }) { found[kind] = (generation, data) }
             return found
         }
         let before = try rows()
@@ -93,7 +83,8 @@ import Testing
         #expect(after["poi"]?.data != before["poi"]!.data)
         let db = try Connection(path: path, mode: .readOnly)
         try db.read {
-            #expect(StoredBatchCells.poiCells(db) == (try POICells(loading: db)))
+            let loaded = try POICells(loading: db)
+            #expect(StoredBatchCells.poiCells(db) == loaded)
             #expect(StoredBatchCells.regionCells(db) != nil)
         }
 
@@ -107,8 +98,9 @@ import Testing
         try Connection(path: path, mode: .readWrite).execute("DROP TABLE batch_cells")
         try fixture.run([fixture.write("p2.csv", "id,name,lng,lat\nstored-cells-3,又一店,120.14,30.27\n")])
         try db.read {
-            #expect(StoredBatchCells.regionCells(db) == (try RegionLocator(cache: RegionCache(), db: db).buildCells()))
-            #expect(StoredBatchCells.poiCells(db) == (try POICells(loading: db)))
+            let built = try RegionLocator(cache: RegionCache(), db: db).buildCells(), loaded = try POICells(loading: db)
+            #expect(StoredBatchCells.regionCells(db) == built)
+            #expect(StoredBatchCells.poiCells(db) == loaded)
         }
     }
 
@@ -121,7 +113,7 @@ import Testing
         let sql = "SELECT sql FROM sqlite_schema WHERE name = 'batch_cells'"
         func columns(_ db: Connection) throws -> [String] {
             try db.makeStatement("SELECT name, type, \"notnull\", pk FROM pragma_table_info('batch_cells')").rows { s in
-                (0..<4).map { "\(s.value($0))" }.joined(separator: "|")
+                (Int32(0)..<4).map { "\(s.value($0))" }.joined(separator: "|")
             }
         }
         #expect(try made.scalar(sql) != .null)

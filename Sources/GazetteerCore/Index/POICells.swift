@@ -108,12 +108,8 @@ package struct POICells: Sendable, Equatable {
                 }
             }
         }
-        var ranks = [UInt32](repeating: 0, count: blockBits.count)
-        var total = 0
-        for (i, word) in blockBits.enumerated() {
-            ranks[i] = UInt32(total)
-            total += word.nonzeroBitCount
-        }
+        let ranks = Self.ranks(blockBits)
+        let total = blockBits.isEmpty ? 0 : Int(ranks[ranks.count - 1]) + blockBits[blockBits.count - 1].nonzeroBitCount
         var blocks = [UInt64](repeating: 0, count: total)
         var starts = [UInt32](repeating: 0, count: total + 1)
         var placedIDs = [Int64](), placedBoxes = [Float](), cellOf = [UInt8]()
@@ -243,6 +239,15 @@ package struct POICells: Sendable, Equatable {
         return true
     }
 
+    /// Per word of `blockBits`: the set bits in the words before it (not stored: one pass makes it).
+    private static func ranks(_ blockBits: [UInt64]) -> [UInt32] {
+        var total = 0
+        return blockBits.map { word in
+            defer { total += word.nonzeroBitCount }
+            return UInt32(total)
+        }
+    }
+
     /// Where block `block`'s cells are in `blocks`, or nil when it holds no POI.
     @inline(__always)
     private func blockIndex(_ block: Int) -> Int? {
@@ -254,34 +259,30 @@ package struct POICells: Sendable, Equatable {
 
 extension POICells {
     /// The layout `encoded` writes; a stored blob of any other is not read.
-    private static let blobFormat: UInt32 = 0x5043_4C31
+    private static let blobFormat: UInt32 = 0x5043_4C32
 
     /// The cells for `batch_cells` (`StoredBatchCells`), every array as it is in memory.
     package var encoded: [UInt8] {
         var w = CellsBlobWriter(format: Self.blobFormat)
-        w.put(originLng); w.put(originLat); w.put(cellDegrees)
-        w.put(Int64(columns)); w.put(Int64(rows))
-        w.put(blockBits); w.put(ranks); w.put(blocks); w.put(starts)
+        w.put(StoredGrid(originLng: originLng, originLat: originLat, cellDegrees: cellDegrees, columns: columns, rows: rows))
+        w.put(blockBits); w.put(blocks); w.put(starts)
         w.put(ids); w.put(boxes); w.put(cellOf); w.put(wideIDs); w.put(wideBoxes)
         return w.bytes
     }
 
     /// The cells `encoded` wrote; nil for a blob of another layout or one that does not add up.
-    package init?(encoded raw: UnsafeRawBufferPointer) {
-        guard var r = CellsBlobReader(raw, format: Self.blobFormat),
-              let originLng = r.get(Double.self), let originLat = r.get(Double.self), let cellDegrees = r.get(Double.self),
-              let columns = r.get(Int64.self), let rows = r.get(Int64.self),
-              let blockBits = r.array(UInt64.self), let ranks = r.array(UInt32.self), let blocks = r.array(UInt64.self),
+    package init?(encoded blob: BlobReader) {
+        guard var r = CellsBlobReader(blob, format: Self.blobFormat), let g = r.grid(maxCells: 64 * Self.maxBlocks),
+              let blockBits = r.array(UInt64.self), let blocks = r.array(UInt64.self),
               let starts = r.array(UInt32.self), let ids = r.array(Int64.self), let boxes = r.array(Float.self),
               let cellOf = r.array(UInt8.self), let wideIDs = r.array(Int64.self), let wideBoxes = r.array(Float.self), r.isAtEnd,
-              columns >= 0, rows >= 0, columns % 8 == 0, rows % 8 == 0,
-              blockBits.count == (Int(columns / 8 * (rows / 8)) + 63) / 64, ranks.count == blockBits.count,
+              g.columns % 8 == 0, g.rows % 8 == 0, blockBits.count == (g.columns / 8 * (g.rows / 8) + 63) / 64,
               blocks.count == blockBits.reduce(0, { $0 + $1.nonzeroBitCount }), starts.count == blocks.count + 1,
               starts.last.map(Int.init) == ids.count, boxes.count == 4 * ids.count, cellOf.count == ids.count,
               wideBoxes.count == 4 * wideIDs.count
         else { return nil }
-        (self.originLng, self.originLat, self.cellDegrees, self.columns, self.rows) = (originLng, originLat, cellDegrees, Int(columns), Int(rows))
-        (self.blockBits, self.ranks, self.blocks, self.starts) = (blockBits, ranks, blocks, starts)
+        (originLng, originLat, cellDegrees, columns, rows) = (g.originLng, g.originLat, g.cellDegrees, g.columns, g.rows)
+        (self.blockBits, self.ranks, self.blocks, self.starts) = (blockBits, Self.ranks(blockBits), blocks, starts)
         (self.ids, self.boxes, self.cellOf, self.wideIDs, self.wideBoxes) = (ids, boxes, cellOf, wideIDs, wideBoxes)
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GazetteerSQLite
 
 /// A grid over the region boundaries that answers `RegionLocator.deepest` from memory for a
 /// point in a cell no boundary comes near. Batch reverse geocoding spends most of a point on
@@ -203,8 +204,7 @@ extension RegionCells {
     /// abroad or one district between its mixed cells), about a tenth of their 11 MiB.
     package var encoded: [UInt8] {
         var w = CellsBlobWriter(format: Self.blobFormat)
-        w.put(originLng); w.put(originLat); w.put(cellDegrees)
-        w.put(Int64(columns)); w.put(Int64(rows))
+        w.put(StoredGrid(originLng: originLng, originLat: originLat, cellDegrees: cellDegrees, columns: columns, rows: rows))
         w.put(answers.map { $0 ?? Int64.min })
         var values: [UInt16] = [], lengths: [UInt32] = []
         for v in cells {
@@ -215,15 +215,13 @@ extension RegionCells {
     }
 
     /// The cells `encoded` wrote; nil for a blob of another layout or one that does not add up.
-    package init?(encoded raw: UnsafeRawBufferPointer) {
-        guard var r = CellsBlobReader(raw, format: Self.blobFormat),
-              let originLng = r.get(Double.self), let originLat = r.get(Double.self), let cellDegrees = r.get(Double.self),
-              let columns = r.get(Int64.self), let rows = r.get(Int64.self), let answers = r.array(Int64.self),
-              let values = r.array(UInt16.self), let lengths = r.array(UInt32.self), r.isAtEnd,
-              columns > 0, rows > 0, columns * rows <= Int64(Self.maxCells), values.count == lengths.count,
+    package init?(encoded blob: BlobReader) {
+        guard var r = CellsBlobReader(blob, format: Self.blobFormat), let g = r.grid(maxCells: Self.maxCells),
+              let answers = r.array(Int64.self), let values = r.array(UInt16.self), let lengths = r.array(UInt32.self), r.isAtEnd,
+              g.columns > 0, g.rows > 0, values.count == lengths.count,
               answers.count < Int(Self.mixed), values.allSatisfy({ $0 == Self.mixed || Int($0) <= answers.count })
         else { return nil }
-        let count = Int(columns * rows)
+        let count = g.columns * g.rows
         guard lengths.reduce(0, { $0 + Int($1) }) == count else { return nil }
         let cells = [UInt16](unsafeUninitializedCapacity: count) { cells, done in
             var at = 0
@@ -233,7 +231,7 @@ extension RegionCells {
             }
             done = at
         }
-        self.init(originLng: originLng, originLat: originLat, cellDegrees: cellDegrees, columns: Int(columns), rows: Int(rows),
+        self.init(originLng: g.originLng, originLat: g.originLat, cellDegrees: g.cellDegrees, columns: g.columns, rows: g.rows,
                   cells: cells, answers: answers.map { $0 == Int64.min ? nil : $0 })
     }
 }

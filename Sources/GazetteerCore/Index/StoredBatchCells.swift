@@ -35,15 +35,15 @@ package enum StoredBatchCells {
     }
 
     /// Nil for a missing table or row, a stale row, or a blob that does not decode: each means
-    /// "build them", never a failed batch.
-    private static func stored<T>(_ kind: Kind, _ db: Connection, _ decode: (UnsafeRawBufferPointer) -> T?) -> T? {
+    /// "build them", never a failed batch. Read piece by piece into the cells' own arrays.
+    private static func stored<T>(_ kind: Kind, _ db: Connection, _ decode: (BlobReader) -> T?) -> T? {
         guard let generation = try? RegionCache.dataGeneration(db),
-              let statement = try? db.cachedStatement("SELECT generation, data FROM batch_cells WHERE kind = ?")
+              let statement = try? db.cachedStatement("SELECT rowid, generation FROM batch_cells WHERE kind = ?"),
+              let row = try? statement.first([.text(kind.rawValue)], { (rowid: $0.int64(0), generation: $0.int64(1)) }),
+              row.generation == generation,
+              let blob = try? BlobReader(db, table: "batch_cells", column: "data", rowid: row.rowid)
         else { return nil }
-        let found = try? statement.first([.text(kind.rawValue)]) { s -> T? in
-            s.int64(0) == generation ? s.withBlob(1, decode) : nil
-        }
-        return found ?? nil
+        return decode(blob)
     }
 
     /// Brings the stored cells up to an import that changed the data from generation `before`
