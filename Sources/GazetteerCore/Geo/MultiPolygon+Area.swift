@@ -4,10 +4,7 @@ extension MultiPolygon {
     /// Area in square metres (holes subtracted), each polygon projected equirectangularly at
     /// its own mid-latitude: within about 1 % for a district. Sizes towns for reverse
     /// geocoding (see `TownSet`), where a few percent do not matter.
-    public var area: Double { Self.area(of: polygons) }
-
-    /// `area` of a shape with these polygons.
-    package static func area(of polygons: [Polygon]) -> Double {
+    public var area: Double {
         var total = 0.0
         for polygon in polygons {
             guard let outer = polygon.rings.first, !outer.isEmpty else { continue }

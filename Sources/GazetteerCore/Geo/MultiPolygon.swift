@@ -194,12 +194,6 @@ extension MultiPolygon {
     /// Decodes `encoded()` output, refusing truncated, oversized or garbage bytes with
     /// `GeometryError.corrupt` (never trapping), and applying the same ring rules as WKT.
     public init(encoded bytes: [UInt8]) throws(GeometryError) {
-        self.init(polygons: try Self.polygons(encoded: bytes))
-    }
-
-    /// The polygons of `encoded()` output, checked as `init(encoded:)` checks them, without
-    /// the point-in-polygon index: for what needs the rings alone (an area).
-    package static func polygons(encoded bytes: [UInt8]) throws(GeometryError) -> [Polygon] {
         var reader = ByteReader(bytes: bytes)
         guard bytes.count >= 8 else { throw .corrupt("\(bytes.count) bytes is too short for a geometry header") }
         guard Array(bytes[0..<4]) == Self.binaryMagic else {
@@ -273,7 +267,7 @@ extension MultiPolygon {
             }
             polygons.append(Polygon(rings: rings))
         }
-        return polygons
+        self.init(polygons: polygons)
     }
 }
 

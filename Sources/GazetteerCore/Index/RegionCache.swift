@@ -259,16 +259,6 @@ package final class RegionCache: Sendable {
         return shape
     }
 
-    /// Region `code`'s area (nil: no boundary), from its shape when cached, else from its rings
-    /// alone: a batch asks it of every district it places points in, most of them never
-    /// tested point by point, and the point-in-polygon index is most of a decode's cost.
-    private func area(_ code: Int64, _ db: Connection) throws -> Double? {
-        if let s = cached(db, { $0.shapes[code] }) { return s.polygon.area }
-        guard let blob = try db.cachedStatement("SELECT boundary FROM region WHERE code = ?").first([.integer(code)], { $0.optionalBlob(0) }) ?? nil
-        else { return nil }
-        return MultiPolygon.area(of: try MultiPolygon.polygons(encoded: blob))
-    }
-
     /// Decodes and keeps the boundaries of `codes` not yet cached, on all cores: a batch about
     /// to build the region cells needs every one (2.7 million points, a quarter of a second
     /// on one core). A boundary that cannot be decoded is left for `boxedShape` to report.
@@ -430,7 +420,7 @@ package final class RegionCache: Sendable {
         if !list.isEmpty {
             let count = try db.cachedStatement("SELECT count(*) FROM region WHERE parent = ? AND level = 3")
                 .first([.integer(parent)]) { Int($0.int64(0)) } ?? 0
-            set = TownSet(centres: list, count: count, area: try area(parent, db))
+            set = TownSet(centres: list, count: count, area: try boxedShape(parent, db)?.polygon.area)
         }
         keep(db) { $0.towns[parent] = set }
         return set
