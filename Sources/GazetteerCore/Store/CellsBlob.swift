@@ -56,7 +56,7 @@ package struct CellsBlobReader {
         return value
     }
 
-    /// A grid of at least one cell either way, and at most `maxCells` in all (nil: any other).
+    /// The grid `put(_: StoredGrid)` wrote (nil: a negative size, or more than `maxCells` cells).
     package mutating func grid(maxCells: Int) -> StoredGrid? {
         guard let originLng = get(Double.self), let originLat = get(Double.self), let cellDegrees = get(Double.self),
               let columns = get(Int64.self), let rows = get(Int64.self),
