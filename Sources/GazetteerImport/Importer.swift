@@ -161,8 +161,7 @@ private final class ImportRun {
             let before = try RegionCache.dataGeneration(db)
             try db.execute("INSERT INTO meta (key, value) VALUES ('data_generation', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
             // In this transaction, so a failed import leaves them as they were.
-            try StoredBatchCells.refresh(db, from: before, to: try RegionCache.dataGeneration(db),
-                                         regionsChanged: regionsChanged, poisChanged: poisChanged)
+            try StoredBatchCells.refresh(db, from: before, to: try RegionCache.dataGeneration(db), regionsChanged: regionsChanged)
         }
         summary.rejectsPath = rejects?.path
         try rejects?.close()

@@ -14,7 +14,7 @@ import GazetteerSQLite
 /// The POIs' ids and boxes are kept too, block by block (`forEachPOI`): the few points with a
 /// POI near then find the landmark from memory, where the R*Tree query reads its nodes through
 /// the page cache (tens of microseconds each, a fifth of a whole batch).
-package struct POICells: Sendable, Equatable {
+package struct POICells: Sendable {
     private let originLng: Double, originLat: Double
     private let cellDegrees: Double
     /// Cells across and down (a multiple of 8).
@@ -108,8 +108,12 @@ package struct POICells: Sendable, Equatable {
                 }
             }
         }
-        let ranks = Self.ranks(blockBits)
-        let total = blockBits.isEmpty ? 0 : Int(ranks[ranks.count - 1]) + blockBits[blockBits.count - 1].nonzeroBitCount
+        var ranks = [UInt32](repeating: 0, count: blockBits.count)
+        var total = 0
+        for (i, word) in blockBits.enumerated() {
+            ranks[i] = UInt32(total)
+            total += word.nonzeroBitCount
+        }
         var blocks = [UInt64](repeating: 0, count: total)
         var starts = [UInt32](repeating: 0, count: total + 1)
         var placedIDs = [Int64](), placedBoxes = [Float](), cellOf = [UInt8]()
@@ -239,50 +243,11 @@ package struct POICells: Sendable, Equatable {
         return true
     }
 
-    /// Per word of `blockBits`: the set bits in the words before it (not stored: one pass makes it).
-    private static func ranks(_ blockBits: [UInt64]) -> [UInt32] {
-        var total = 0
-        return blockBits.map { word in
-            defer { total += word.nonzeroBitCount }
-            return UInt32(total)
-        }
-    }
-
     /// Where block `block`'s cells are in `blocks`, or nil when it holds no POI.
     @inline(__always)
     private func blockIndex(_ block: Int) -> Int? {
         let word = blockBits[block >> 6], bit: UInt64 = 1 << UInt64(block & 63)
         guard word & bit != 0 else { return nil }
         return Int(ranks[block >> 6]) + (word & (bit - 1)).nonzeroBitCount
-    }
-}
-
-extension POICells {
-    /// The layout `encoded` writes; a stored blob of any other is not read.
-    private static let blobFormat: UInt32 = 0x5043_4C32
-
-    /// The cells for `batch_cells` (`StoredBatchCells`), every array as it is in memory.
-    package var encoded: [UInt8] {
-        var w = CellsBlobWriter(format: Self.blobFormat)
-        w.put(StoredGrid(originLng: originLng, originLat: originLat, cellDegrees: cellDegrees, columns: columns, rows: rows))
-        w.put(blockBits); w.put(blocks); w.put(starts)
-        w.put(ids); w.put(boxes); w.put(cellOf); w.put(wideIDs); w.put(wideBoxes)
-        return w.bytes
-    }
-
-    /// The cells `encoded` wrote; nil for a blob of another layout or one that does not add up.
-    package init?(encoded blob: BlobReader) {
-        guard var r = CellsBlobReader(blob, format: Self.blobFormat), let g = r.grid(maxCells: 64 * Self.maxBlocks),
-              let blockBits = r.array(UInt64.self), let blocks = r.array(UInt64.self),
-              let starts = r.array(UInt32.self), let ids = r.array(Int64.self), let boxes = r.array(Float.self),
-              let cellOf = r.array(UInt8.self), let wideIDs = r.array(Int64.self), let wideBoxes = r.array(Float.self), r.isAtEnd,
-              g.columns % 8 == 0, g.rows % 8 == 0, blockBits.count == (g.columns / 8 * (g.rows / 8) + 63) / 64,
-              blocks.count == blockBits.reduce(0, { $0 + $1.nonzeroBitCount }), starts.count == blocks.count + 1,
-              starts.last.map(Int.init) == ids.count, boxes.count == 4 * ids.count, cellOf.count == ids.count,
-              wideBoxes.count == 4 * wideIDs.count
-        else { return nil }
-        (originLng, originLat, cellDegrees, columns, rows) = (g.originLng, g.originLat, g.cellDegrees, g.columns, g.rows)
-        (self.blockBits, self.ranks, self.blocks, self.starts) = (blockBits, Self.ranks(blockBits), blocks, starts)
-        (self.ids, self.boxes, self.cellOf, self.wideIDs, self.wideBoxes) = (ids, boxes, cellOf, wideIDs, wideBoxes)
     }
 }

@@ -137,8 +137,7 @@ package final class RegionCache: Sendable {
     /// `batchPoints` to -1), and a load that fails only leaves the cells out: they are a
     /// speed-up, never a reason for a batch to fail.
     package func notePOIBatch(_ count: Int, _ db: Connection) {
-        // As the importer stored them for this data (`StoredBatchCells`), else from the R*Tree.
-        loadOnceWorthIt(count, db, perPOI: 16, uses: \.batchPoints, value: \.poiCells) { try StoredBatchCells.poiCells(db) ?? POICells(loading: db) }
+        loadOnceWorthIt(count, db, perPOI: 16, uses: \.batchPoints, value: \.poiCells) { try POICells(loading: db) }
     }
 
     /// Adds `count` to the uses counted at `uses` and, once they reach one per `perPOI` POIs,
