@@ -155,8 +155,14 @@ private final class ImportRun {
         try set.run(["dataset_sources", .text(sources)])
         try set.run(["imported_at", .text(ISO8601DateFormatter().string(from: Date()))])
         // Readers holding cached regions compare this to know the data changed under them.
-        let changed = [summary.regions, summary.boundaries, summary.pois].contains { $0.inserted + $0.updated > 0 } || options.replace
-        if changed { try db.execute("INSERT INTO meta (key, value) VALUES ('data_generation', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1") }
+        let regionsChanged = [summary.regions, summary.boundaries].contains { $0.inserted + $0.updated > 0 } || options.replace
+        let poisChanged = summary.pois.inserted + summary.pois.updated > 0 || options.replace
+        if regionsChanged || poisChanged {
+            let before = try RegionCache.dataGeneration(db)
+            try db.execute("INSERT INTO meta (key, value) VALUES ('data_generation', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
+            // In this transaction, so a failed import leaves them as they were.
+            try StoredBatchCells.refresh(db, from: before, to: try RegionCache.dataGeneration(db), regionsChanged: regionsChanged)
+        }
         summary.rejectsPath = rejects?.path
         try rejects?.close()
     }

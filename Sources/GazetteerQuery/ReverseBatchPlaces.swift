@@ -200,12 +200,13 @@ extension Repository {
         }
     }
 
-    /// Readies a batch of about `count` points for `placeBatch`: builds the region cells and
-    /// loads the POI cells now when that many points make them worth it (see
+    /// Readies a batch of about `count` points for `placeBatch`: reads (or builds) the region
+    /// cells and builds the POI cells now when that many points make them worth it (see
     /// `RegionCache.noteRegionBatch` and `notePOIBatch`), so that the first block does not
-    /// pay the slow path. Both start at once, on connections of their own: the POI cells on
-    /// one core while the boundaries are decoded on all (`RegionCache.loadShapes`), then the
-    /// region cells are built from them; neither waits for the other.
+    /// pay the slow path. Both start at once, on connections of their own: the POI cells are
+    /// built on one core while the region cells are read as the importer stored them (or, with
+    /// none current, the boundaries are decoded on all cores, `RegionCache.loadShapes`, and the
+    /// region cells built from them); neither waits for the other.
     package func prepareBatch(_ count: Int) {
         DispatchQueue.concurrentPerform(iterations: 2) { task in
             _ = try? read { db in

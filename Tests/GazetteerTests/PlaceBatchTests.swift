@@ -29,6 +29,11 @@ import Testing
 
     /// The JSON lines of `placeBatch`, one per point (an error as its message).
     func placedLines(_ points: [Coordinate], system: CoordinateSystem, limit: Int) -> [String] {
+        Self.placedLines(repo, points, system: system, limit: limit)
+    }
+
+    /// The JSON lines of `placeBatch` on `repo`, one per point (an error as its message).
+    static func placedLines(_ repo: Repository, _ points: [Coordinate], system: CoordinateSystem, limit: Int) -> [String] {
         let places = ReverseBatchPlaces(system: system)
         let lines = RegeoLines()
         var out: [String] = []

@@ -60,6 +60,15 @@ package final class RegionCache: Sendable {
 
     private let state = ReadMostly(State())
 
+    /// The `data_generation` `db`'s transaction sees: every import that changes data raises it.
+    package static func dataGeneration(_ db: Connection) throws -> Int64 {
+        switch try db.scalar("SELECT value FROM meta WHERE key = 'data_generation'") {
+        case .text(let t): Int64(t) ?? 0
+        case .integer(let n): n
+        default: 0
+        }
+    }
+
     package init() {}
 
     /// Notes which data generation `db`'s read transaction sees, and forgets everything cached
@@ -70,12 +79,7 @@ package final class RegionCache: Sendable {
     /// reads the cache (which may by then hold newer regions) nor fills it (which would hand
     /// its old regions to the queries after the import): it reads the database directly.
     package func validate(_ db: Connection) throws {
-        let current: Int64
-        switch try db.scalar("SELECT value FROM meta WHERE key = 'data_generation'") {
-        case .text(let t): current = Int64(t) ?? 0
-        case .integer(let n): current = n
-        default: current = 0
-        }
+        let current = try Self.dataGeneration(db)
         state.write { s in
             s.snapshots[ObjectIdentifier(db)] = current
             guard s.generation.map({ current > $0 }) ?? true else { return }
@@ -179,7 +183,8 @@ package final class RegionCache: Sendable {
             s.regionBatchPoints = -1
             return true
         }
-        guard claimed, let cells = try? build() else { return }
+        // As the importer stored them for this data (`StoredBatchCells`): no boundary decoded.
+        guard claimed, let cells = StoredBatchCells.regionCells(db) ?? (try? build()) ?? nil else { return }
         keep(db) { $0.regionCells = cells }
     }
 

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+@testable import Gazetteer
+@testable import GazetteerCore
+@testable import GazetteerImport
+@testable import GazetteerQuery
+@testable import GazetteerSQLite
+
+/// The region cells a large batch reads are stored by the importer (`StoredBatchCells`): they
+/// must be the cells a batch would build, read only while current, and a batch must answer the
+/// same with them, without them (a database imported by an older binary) and with stale ones.
+/// The POI cells are not stored (a batch builds them), so a POI import only re-tags the row.
+@Suite(.tags(.seed), .skippedInFastRuns) struct StoredBatchCellsTests {
+    /// A copy of the imported seed in `fixture`'s folder, to change freely.
+    func seedCopy(_ fixture: Fixture) throws -> String {
+        let db = try Connection(path: SeedDatabase.path, mode: .readOnly)
+        try db.execute("VACUUM INTO '\(fixture.database)'")
+        return fixture.database
+    }
+
+    @Test func theSeedsImportStoresTheCellsABatchWouldBuild() throws {
+        let repo = SeedDatabase.repository
+        try repo.read { db in
+            let region = try #require(StoredBatchCells.regionCells(db))
+            #expect(region == (try RegionLocator(cache: RegionCache(), db: db).buildCells()))
+            #expect(try db.scalar("SELECT group_concat(kind) FROM batch_cells") == .text("region"))
+        }
+    }
+
+    /// The JSON lines of a batch without POIs on the database at `path`, with the cells made
+    /// ready as a large batch makes them.
+    func batchLines(_ path: String, _ points: [Coordinate]) throws -> [String] {
+        let repo = try Repository(path: path)
+        repo.prepareBatch(RegionCache.regionCellsAfter)
+        return PlaceBatchTests.placedLines(repo, points, system: .gcj02, limit: 0)
+    }
+
+    @Test func aBatchAnswersTheSameWithStoredMissingOrStaleCells() throws {
+        let fixture = Fixture()
+        let path = try seedCopy(fixture)
+        let points = RegionCellsTests.boxPoints(6_000) + (try RegionCellsTests().pointsBesideBorders()).prefix(2_000)
+        let stored = try batchLines(path, points)
+        #expect(stored.count == points.count)
+
+        let db = try Connection(path: path, mode: .readWrite)
+        try db.read {
+            #expect(StoredBatchCells.regionCells(db) != nil)
+        }
+
+        // Another writer changed the data (an older binary raises the generation, nothing more).
+        try db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'data_generation'")
+        try db.read {
+            #expect(StoredBatchCells.regionCells(db) == nil)
+        }
+        #expect(try batchLines(path, points) == stored)
+
+        // A database imported by an older binary: no table at all.
+        try db.execute("DROP TABLE batch_cells")
+        try db.read { #expect(StoredBatchCells.regionCells(db) == nil) }
+        #expect(try batchLines(path, points) == stored)
+    }
+
+    @Test func anImportKeepsTheCellsCurrentInItsOwnTransaction() throws {
+        let fixture = Fixture()
+        let path = try seedCopy(fixture)
+        func rows() throws -> [String: (generation: Int64, data: [UInt8])] {
+            let db = try Connection(path: path, mode: .readOnly)
+            var found: [String: (Int64, [UInt8])] = [:]
+            for (kind, generation, data) in try db.makeStatement("SELECT kind, generation, data FROM batch_cells")
+                .rows([], { ($0.text(0), $0.int64(1), $0.blob(2)) }) { found[kind] = (generation, data) }
+            return found
+        }
+        let before = try rows()
+
+        #expect(Set(before.keys) == ["region"])
+
+        // POIs only: the region cells are only re-tagged, and a 'poi' row an earlier build
+        // stored is deleted.
+        try Connection(path: path, mode: .readWrite).execute("INSERT INTO batch_cells VALUES ('poi', 0, x'00')")
+        try fixture.run([fixture.write("p.csv", "id,name,lng,lat\nstored-cells-1,新店,120.13,30.26\n")])
+        let after = try rows()
+        #expect(Set(after.keys) == ["region"])
+        #expect(after["region"]?.generation == before["region"]!.generation + 1)
+        #expect(after["region"]?.data == before["region"]!.data)
+        let db = try Connection(path: path, mode: .readOnly)
+        try db.read { #expect(StoredBatchCells.regionCells(db) != nil) }
+
+        // A failed import leaves them exactly as they were.
+        #expect(throws: (any Error).self) { try fixture.run([fixture.write("bad.csv", "id,name,lng,lat\nstored-cells-2,坏,abc,30.26\n")]) }
+        let unchanged = try rows()
+        #expect(unchanged.mapValues(\.generation) == after.mapValues(\.generation))
+        #expect(unchanged.mapValues(\.data) == after.mapValues(\.data))
+
+        // A database without the table (an older binary's) gets it, current, on its next import.
+        try Connection(path: path, mode: .readWrite).execute("DROP TABLE batch_cells")
+        try fixture.run([fixture.write("p2.csv", "id,name,lng,lat\nstored-cells-3,又一店,120.14,30.27\n")])
+        try db.read {
+            let built = try RegionLocator(cache: RegionCache(), db: db).buildCells()
+            #expect(StoredBatchCells.regionCells(db) == built)
+        }
+    }
+
+    @Test func schemaAndImporterMakeTheSameTable() throws {
+        let fresh = TemporaryDatabase(), old = TemporaryDatabase()
+        let made = try Connection(path: fresh.path, mode: .readWrite)
+        try made.execute(Schema.sql)
+        let added = try Connection(path: old.path, mode: .readWrite)
+        try added.execute(StoredBatchCells.createTable)
+        let sql = "SELECT sql FROM sqlite_schema WHERE name = 'batch_cells'"
+        func columns(_ db: Connection) throws -> [String] {
+            try db.makeStatement("SELECT name, type, \"notnull\", pk FROM pragma_table_info('batch_cells')").rows { s in
+                (Int32(0)..<4).map { "\(s.value($0))" }.joined(separator: "|")
+            }
+        }
+        #expect(try made.scalar(sql) != .null)
+        #expect(try columns(made) == (try columns(added)))
+    }
+}
