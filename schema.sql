@@ -104,11 +104,13 @@ CREATE VIRTUAL TABLE poi_fts USING fts5 (
     tokenize = 'unicode61 remove_diacritics 0'
 );
 
--- Cells precomputed for batch reverse geocoding (see StoredBatchCells): kind 'region' (the only
--- one; an import deletes any other), the data_generation they were built for (a row of any
--- other generation is stale and not read), and the cells in the library's binary layout. Optional, so no version change: a database made
--- before it holds no such table, and its first import that changes data makes it with this same
--- statement (StoredBatchCells.createTable).
+-- Cells precomputed for batch reverse geocoding (see StoredBatchCells): kind names the region
+-- cells and the rules that built them (StoredBatchCells.region: a binary with other rules reads
+-- none of another's, and an import deletes any other kind), the data_generation they were built
+-- for (a row of any other generation is stale and not read), and the cells in the library's
+-- binary layout (empty: they could not be built for that data). Optional, so no version change:
+-- a database made before it holds no such table, and its first import that changes data makes
+-- it with this same statement (StoredBatchCells.createTable).
 CREATE TABLE IF NOT EXISTS batch_cells (
     kind       TEXT PRIMARY KEY,
     generation INTEGER NOT NULL,

@@ -23,7 +23,7 @@ import Testing
         try repo.read { db in
             let region = try #require(StoredBatchCells.regionCells(db))
             #expect(region == (try RegionLocator(cache: RegionCache(), db: db).buildCells()))
-            #expect(try db.scalar("SELECT group_concat(kind) FROM batch_cells") == .text("region"))
+            #expect(try db.scalar("SELECT group_concat(kind) FROM batch_cells") == .text(StoredBatchCells.region))
         }
     }
 
@@ -72,16 +72,17 @@ import Testing
         }
         let before = try rows()
 
-        #expect(Set(before.keys) == ["region"])
+        let kind = StoredBatchCells.region
+        #expect(Set(before.keys) == [kind])
 
         // POIs only: the region cells are only re-tagged, and a 'poi' row an earlier build
         // stored is deleted.
         try Connection(path: path, mode: .readWrite).execute("INSERT INTO batch_cells VALUES ('poi', 0, x'00')")
         try fixture.run([fixture.write("p.csv", "id,name,lng,lat\nstored-cells-1,新店,120.13,30.26\n")])
         let after = try rows()
-        #expect(Set(after.keys) == ["region"])
-        #expect(after["region"]?.generation == before["region"]!.generation + 1)
-        #expect(after["region"]?.data == before["region"]!.data)
+        #expect(Set(after.keys) == [kind])
+        #expect(after[kind]?.generation == before[kind]!.generation + 1)
+        #expect(after[kind]?.data == before[kind]!.data)
         let db = try Connection(path: path, mode: .readOnly)
         try db.read { #expect(StoredBatchCells.regionCells(db) != nil) }
 
@@ -98,6 +99,47 @@ import Testing
             let built = try RegionLocator(cache: RegionCache(), db: db).buildCells()
             #expect(StoredBatchCells.regionCells(db) == built)
         }
+    }
+
+    /// Cells another binary built (another kind: other rules) are not read, and the next import
+    /// replaces them with this binary's.
+    @Test func cellsOfOtherRulesAreNotRead() throws {
+        let fixture = Fixture()
+        let path = try seedCopy(fixture)
+        let points = RegionCellsTests.boxPoints(3_000)
+        let stored = try batchLines(path, points)
+        let db = try Connection(path: path, mode: .readWrite)
+        try db.execute("UPDATE batch_cells SET kind = 'region cells 0, grid 0.02°, slack 60.0 m'")
+        try db.read { #expect(StoredBatchCells.regionCells(db) == nil) }
+        #expect(try batchLines(path, points) == stored)
+        try fixture.run([fixture.write("p.csv", "id,name,lng,lat\nother-rules-1,新店,120.13,30.26\n")])
+        #expect(try db.scalar("SELECT group_concat(kind) FROM batch_cells") == .text(StoredBatchCells.region))
+        try db.read {
+            let built = try RegionLocator(cache: RegionCache(), db: db).buildCells()
+            #expect(StoredBatchCells.regionCells(db) == built)
+        }
+    }
+
+    /// Cells that cannot be built (here a district boundary that does not decode) neither fail
+    /// an import that does not touch the boundaries, nor are tried again by every later one.
+    @Test func cellsThatCannotBeBuiltDoNotFailAnImport() throws {
+        let fixture = Fixture()
+        let path = try seedCopy(fixture)
+        let db = try Connection(path: path, mode: .readWrite)
+        try db.execute("DROP TABLE batch_cells")  // as imported by an older binary
+        try db.execute("UPDATE region SET boundary = x'00' WHERE code = 650102")  // Urumqi, far from the POIs below
+        try fixture.run([fixture.write("p.csv", "id,name,lng,lat\nunbuilt-1,新店,116.40,39.91\n")])
+        func row() throws -> (generation: Int64, bytes: Int64)? {
+            try db.makeStatement("SELECT generation, length(data) FROM batch_cells WHERE kind = ?")
+                .first([.text(StoredBatchCells.region)]) { ($0.int64(0), $0.int64(1)) }
+        }
+        let first = try #require(try row())
+        #expect(first.bytes == 0)
+        #expect(first.generation == (try RegionCache.dataGeneration(db)))
+        try db.read { #expect(StoredBatchCells.regionCells(db) == nil) }
+        try fixture.run([fixture.write("p2.csv", "id,name,lng,lat\nunbuilt-2,又一店,116.41,39.92\n")])
+        let second = try #require(try row())
+        #expect(second.bytes == 0 && second.generation == first.generation + 1)
     }
 
     @Test func schemaAndImporterMakeTheSameTable() throws {

@@ -19,6 +19,10 @@ import GazetteerSQLite
 /// region left out of the locator is left out here too.
 package struct RegionCells: Sendable, Equatable {
     package static let cellDegrees = 0.02
+    /// The version of how cells are built and labelled, part of the stored cells' kind
+    /// (`StoredBatchCells.region`): bump it with any such change, or databases would keep
+    /// serving cells an older binary built.
+    package static let builder = 1
     /// Most cells: 2^24 (32 MiB of UInt16); coarser cells beyond that.
     package static let maxCells = 1 << 24
     private static let mixed = UInt16.max

@@ -25,21 +25,27 @@ package enum StoredBatchCells {
         )
         """
 
-    /// The one kind stored (the `kind` column, so that another could be added beside it).
-    private static let region = "region"
+    /// The one kind stored (the `kind` column, so that another could be added beside it), named
+    /// after what builds the cells: the cells come from the data and from this binary's rules
+    /// (the grid, the slack, how a cell is labelled), and the data generation tags only the
+    /// data. A binary whose cells would come out otherwise has another kind, so it never reads
+    /// an older binary's cells, and its next import replaces them. Bump `RegionCells.builder`
+    /// with any change to how cells are built or labelled.
+    package static let region = "region cells \(RegionCells.builder), grid \(RegionCells.cellDegrees)°, slack \(RegionLocator.slack) m"
 
     /// The stored region cells, if built for the data `db`'s transaction sees.
     package static func regionCells(_ db: Connection) -> RegionCells? {
         stored(db) { RegionCells(encoded: $0) }
     }
 
-    /// Nil for a missing table or row, a stale row, or a blob that does not decode: each means
-    /// "build them", never a failed batch. Read piece by piece into the cells' own arrays.
+    /// Nil for a missing table or row, a stale row, a row that says the cells cannot be built
+    /// (empty), or a blob that does not decode: each means "build them", never a failed batch.
+    /// Read piece by piece into the cells' own arrays.
     private static func stored<T>(_ db: Connection, _ decode: (BlobReader) -> T?) -> T? {
         guard let generation = try? RegionCache.dataGeneration(db),
-              let statement = try? db.cachedStatement("SELECT rowid, generation FROM batch_cells WHERE kind = ?"),
-              let row = try? statement.first([.text(region)], { (rowid: $0.int64(0), generation: $0.int64(1)) }),
-              row.generation == generation,
+              let statement = try? db.cachedStatement("SELECT rowid, generation, length(data) FROM batch_cells WHERE kind = ?"),
+              let row = try? statement.first([.text(region)], { (rowid: $0.int64(0), generation: $0.int64(1), bytes: $0.int64(2)) }),
+              row.generation == generation, row.bytes > 0,
               let blob = try? BlobReader(db, table: "batch_cells", column: "data", rowid: row.rowid)
         else { return nil }
         return decode(blob)
@@ -50,18 +56,27 @@ package enum StoredBatchCells {
     /// them as they were). Region cells that were current are only re-tagged when no region or
     /// boundary changed (a POI-only import costs an UPDATE); else they are built from the data
     /// as it now stands.
+    ///
+    /// Cells that cannot be built (a boundary that does not decode, a grid too large) are
+    /// stored as an empty row of this generation: the import goes on (a batch builds, or does
+    /// without, as it always did), and the next POI-only import re-tags that row rather than
+    /// trying again.
     package static func refresh(_ db: Connection, from before: Int64, to after: Int64, regionsChanged: Bool) throws {
         try db.execute(createTable)
-        // Any other kind (the POI cells an earlier build stored) is never read: not kept stale.
+        // Any other kind (an older binary's cells, the POI cells an earlier build stored) is
+        // never read: not kept stale.
         try db.cachedStatement("DELETE FROM batch_cells WHERE kind <> ?").run([.text(region)])
         let stored = try db.cachedStatement("SELECT generation FROM batch_cells WHERE kind = ?").first([.text(region)]) { $0.int64(0) }
         if !regionsChanged, stored == before {
             try db.cachedStatement("UPDATE batch_cells SET generation = ? WHERE kind = ?").run([.integer(after), .text(region)])
-        } else if let data = try RegionLocator(cache: RegionCache(), db: db).buildCells()?.encoded {
-            try db.cachedStatement("INSERT OR REPLACE INTO batch_cells (kind, generation, data) VALUES (?, ?, ?)")
-                .run([.text(region), .integer(after), .blob(data)])
         } else {
-            try db.cachedStatement("DELETE FROM batch_cells WHERE kind = ?").run([.text(region)])
+            if let data = (try? RegionLocator(cache: RegionCache(), db: db).buildCells())?.encoded {
+                try db.cachedStatement("INSERT OR REPLACE INTO batch_cells (kind, generation, data) VALUES (?, ?, ?)")
+                    .run([.text(region), .integer(after), .blob(data)])
+            } else {
+                try db.cachedStatement("INSERT OR REPLACE INTO batch_cells (kind, generation, data) VALUES (?, ?, x'')")
+                    .run([.text(region), .integer(after)])
+            }
         }
     }
 }
