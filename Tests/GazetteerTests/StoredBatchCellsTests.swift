@@ -18,6 +18,14 @@ import Testing
         return fixture.database
     }
 
+    /// The stored cells are current, and the ones a batch would build now.
+    func expectStoredCellsAreBuilt(_ db: Connection) throws {
+        try db.read {
+            let built = try RegionLocator(cache: RegionCache(), db: db).buildCells()
+            #expect(StoredBatchCells.regionCells(db) == built)
+        }
+    }
+
     @Test func theSeedsImportStoresTheCellsABatchWouldBuild() throws {
         let repo = SeedDatabase.repository
         try repo.read { db in
@@ -95,10 +103,7 @@ import Testing
         // A database without the table (an older binary's) gets it, current, on its next import.
         try Connection(path: path, mode: .readWrite).execute("DROP TABLE batch_cells")
         try fixture.run([fixture.write("p2.csv", "id,name,lng,lat\nstored-cells-3,又一店,120.14,30.27\n")])
-        try db.read {
-            let built = try RegionLocator(cache: RegionCache(), db: db).buildCells()
-            #expect(StoredBatchCells.regionCells(db) == built)
-        }
+        try expectStoredCellsAreBuilt(db)
     }
 
     /// Cells another binary built (another kind: other rules) are not read, and the next import
@@ -114,10 +119,7 @@ import Testing
         #expect(try batchLines(path, points) == stored)
         try fixture.run([fixture.write("p.csv", "id,name,lng,lat\nother-rules-1,新店,120.13,30.26\n")])
         #expect(try db.scalar("SELECT group_concat(kind) FROM batch_cells") == .text(StoredBatchCells.region))
-        try db.read {
-            let built = try RegionLocator(cache: RegionCache(), db: db).buildCells()
-            #expect(StoredBatchCells.regionCells(db) == built)
-        }
+        try expectStoredCellsAreBuilt(db)
     }
 
     /// Cells that cannot be built (here a district boundary that does not decode) neither fail
