@@ -367,16 +367,17 @@ package final class RegionCache: Sendable {
 
     /// `e` and the regions above it, province first.
     package func lineage(_ e: Entry, _ db: Connection) throws -> [Entry] {
-        try Self.lineage(e) { try entry($0, db) }
+        try Self.lineage(e, parent: \.parent) { try entry($0, db) }
     }
 
-    /// `e` and the regions above it, province first, each found by `entry` (a caller's memo).
-    package static func lineage(_ e: Entry, entry: (Int64) throws -> Entry?) rethrows -> [Entry] {
+    /// `e` and the regions above it, province first, each found by `entry` (a caller's memo,
+    /// which may hold regions as a type of its own).
+    package static func lineage<E>(_ e: E, parent: (E) -> Int64?, entry: (Int64) throws -> E?) rethrows -> [E] {
         var chain = [e]
-        var next = e.parent
+        var next = parent(e)
         while let code = next, let p = try entry(code) {
             chain.insert(p, at: 0)
-            next = p.parent
+            next = parent(p)
         }
         return chain
     }

@@ -33,22 +33,18 @@ package enum StoredBatchCells {
     /// with any change to how cells are built or labelled.
     package static let region = "region cells \(RegionCells.builder), grid \(RegionCells.cellDegrees)°, slack \(RegionLocator.slack) m"
 
-    /// The stored region cells, if built for the data `db`'s transaction sees.
+    /// The stored region cells, if built for the data `db`'s transaction sees. Nil for a missing
+    /// table or row, a stale row, a row that says the cells cannot be built (empty), or a blob
+    /// that does not decode: each means "build them", never a failed batch. Read piece by piece
+    /// into the cells' own arrays.
     package static func regionCells(_ db: Connection) -> RegionCells? {
-        stored(db) { RegionCells(encoded: $0) }
-    }
-
-    /// Nil for a missing table or row, a stale row, a row that says the cells cannot be built
-    /// (empty), or a blob that does not decode: each means "build them", never a failed batch.
-    /// Read piece by piece into the cells' own arrays.
-    private static func stored<T>(_ db: Connection, _ decode: (BlobReader) -> T?) -> T? {
         guard let generation = try? RegionCache.dataGeneration(db),
               let statement = try? db.cachedStatement("SELECT rowid, generation, length(data) FROM batch_cells WHERE kind = ?"),
               let row = try? statement.first([.text(region)], { (rowid: $0.int64(0), generation: $0.int64(1), bytes: $0.int64(2)) }),
               row.generation == generation, row.bytes > 0,
               let blob = try? BlobReader(db, table: "batch_cells", column: "data", rowid: row.rowid)
         else { return nil }
-        return decode(blob)
+        return RegionCells(encoded: blob)
     }
 
     /// Brings the stored cells up to an import that changed the data from generation `before`

@@ -1,7 +1,7 @@
 import Foundation
 import GazetteerSQLite
 
-/// Where a grid of cells lies and its size: how both kinds of stored cells begin.
+/// Where a grid of cells lies and its size: how stored cells begin.
 package struct StoredGrid {
     package var originLng: Double, originLat: Double, cellDegrees: Double
     package var columns: Int, rows: Int
@@ -9,7 +9,7 @@ package struct StoredGrid {
 
 /// Plain numbers and arrays of them packed one after another into a blob, in this machine's
 /// byte order, for the cells stored in `batch_cells` (`StoredBatchCells`): read back with a
-/// copy per array, where building the cells costs a pass over every boundary or POI.
+/// copy per array, where building the cells costs a pass over every boundary.
 package struct CellsBlobWriter {
     package private(set) var bytes: [UInt8] = []
 

@@ -65,12 +65,7 @@ struct AddressParser {
     /// `e` and the regions above it, province first.
     func lineage(_ e: Node) throws -> [Node] {
         if let known = memo.lineages[e.code] { return known }
-        var chain = [e]
-        var next = e.parent
-        while let code = next, let p = try entry(code) {
-            chain.insert(p, at: 0)
-            next = p.parent
-        }
+        let chain = try RegionCache.lineage(e, parent: \.parent, entry: entry)
         memo.lineages[e.code] = chain
         return chain
     }
@@ -556,15 +551,9 @@ struct AddressParser {
         start.consumed = offset
         start.start = offset
         if let scope {
-            var chain: [Node] = []
-            var next: Node? = scope
-            while let e = next {
-                chain.insert(e, at: 0)
-                next = try e.parent.flatMap { try entry($0) }
-            }
-            start.chain = chain
+            start.chain = try lineage(scope)
             // A scope named in the text again ("杭州市西湖区" with --city 杭州) is read over.
-            for e in chain {
+            for e in start.chain {
                 let rest = text[start.consumed...]
                 if Self.starts(rest, with: e.name) { start.consumed += e.name.unicodeScalars.count }
                 else if let s = e.shortName, s.unicodeScalars.count >= 2, Self.starts(rest, with: s) { start.consumed += s.unicodeScalars.count }
