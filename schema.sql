@@ -116,3 +116,13 @@ CREATE TABLE IF NOT EXISTS batch_cells (
     generation INTEGER NOT NULL,
     data       BLOB NOT NULL
 );
+
+-- The geocoder's name table (see StoredNameTable), stored by the importer the same way
+-- (StoredDerived): kind names the rules and compiled-in tables that built it, generation the
+-- data, data the table in the library's binary layout (empty: it could not be built). Optional
+-- like batch_cells: a database without it is geocoded by building the table in memory.
+CREATE TABLE IF NOT EXISTS geocode_names (
+    kind       TEXT PRIMARY KEY,
+    generation INTEGER NOT NULL,
+    data       BLOB NOT NULL
+);

@@ -161,7 +161,9 @@ private final class ImportRun {
             let before = try RegionCache.dataGeneration(db)
             try db.execute("INSERT INTO meta (key, value) VALUES ('data_generation', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
             // In this transaction, so a failed import leaves them as they were.
-            try StoredBatchCells.refresh(db, from: before, to: try RegionCache.dataGeneration(db), regionsChanged: regionsChanged)
+            let after = try RegionCache.dataGeneration(db)
+            try StoredBatchCells.refresh(db, from: before, to: after, regionsChanged: regionsChanged)
+            try StoredNameTable.refresh(db, from: before, to: after, regionsChanged: regionsChanged)
         }
         summary.rejectsPath = rejects?.path
         try rejects?.close()

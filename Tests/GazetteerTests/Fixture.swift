@@ -50,6 +50,7 @@ final class Fixture {
             "SELECT id, lng, lat FROM poi_rtree ORDER BY id",
             "SELECT key, value FROM meta WHERE key <> 'imported_at' ORDER BY key",
             "SELECT kind, generation, hex(data) FROM batch_cells ORDER BY kind",
+            "SELECT kind, generation, hex(data) FROM geocode_names ORDER BY kind",
             "SELECT count(*) FROM region_fts WHERE region_fts MATCH 'chars : \"西\"'",
             "SELECT count(*) FROM poi_fts WHERE poi_fts MATCH 'grams : \"大学\"'",
         ] {

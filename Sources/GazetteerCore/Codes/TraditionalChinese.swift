@@ -21,11 +21,27 @@ package enum TraditionalChinese {
     /// per character of every address.
     private static let table: [UInt32] = {
         var table = [UInt32](repeating: 0, count: Int(0x10000 - first))
-        for line in PackageResources.traditional_tsv.split(separator: UInt8(ascii: "\n")).dropFirst() {
-            let f = String(decoding: line, as: UTF8.self).unicodeScalars.split(separator: "\t")
-            guard f.count == 2, let t = f[0].first, let s = f[1].first, t.value >= first, t.value < 0x10000 else { continue }
-            table[Int(t.value - first)] = s.value
+        // Decoded as one stream of scalars, each line a traditional character, a tab and its
+        // simplified form: every command that geocodes reads this at start-up, and a String and
+        // a split per line cost ten times the table.
+        var decoder = UTF8(), bytes = PackageResources.traditional_tsv.makeIterator()
+        var line = 0, tabs = 0, traditional: Unicode.Scalar?, simplified: Unicode.Scalar?
+        func note() {
+            if line > 0, tabs == 1, let t = traditional, let s = simplified, t.value >= first, t.value < 0x10000 {
+                table[Int(t.value - first)] = s.value
+            }
+            (line, tabs, traditional, simplified) = (line + 1, 0, nil, nil)
         }
+        while case .scalarValue(let u) = decoder.decode(&bytes) {
+            switch u {
+            case "\n": note()
+            case "\t": tabs += 1
+            default:
+                if tabs == 0, traditional == nil { traditional = u }
+                if tabs == 1, simplified == nil { simplified = u }
+            }
+        }
+        note()
         return table
     }()
 }

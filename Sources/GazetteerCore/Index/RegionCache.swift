@@ -390,23 +390,8 @@ package final class RegionCache: Sendable {
     /// each position it reaches, and a hash look-up costs far less than a query.
     package func names(_ db: Connection) throws -> Names {
         if let n = cached(db, { $0.names }) { return n }
-        var n = NameTable(expectedKeys: 200_000)
-        // Stepped here rather than through `rows`: generic across modules, that looked up the
-        // array's type metadata for each of some 45,000 rows, at every start.
-        let regions = try db.cachedStatement("SELECT code, name, short_name FROM region")
-        defer { regions.reset() }
-        while try regions.step() {
-            let (code, name, short) = (regions.int64(0), regions.text(1), regions.optionalText(2))
-            n.add(name, code: code, short: false)
-            if let short { n.add(short, code: code, short: true) }
-            for abbreviation in Abbreviations.of(name) { n.add(abbreviation, code: code, short: false) }
-            // 浦东新区, whose list gives no short name, is written 浦东 and 浦东区.
-            if short == nil || short == name, name.hasSuffix("新区"), name.count >= 4 {
-                n.add(String(name.dropLast(2)), code: code, short: true)
-            }
-        }
-        for name in FormerNames.byName.keys { n.add(name, former: true) }
-        for name in FunctionalZones.byName.keys { n.add(name, zone: true) }
+        // As the importer stored it for this data (`StoredNameTable`), or built from the regions.
+        let n = try StoredNameTable.names(db) ?? NameTable(loading: db)
         keep(db) { $0.names = n }
         return n
     }

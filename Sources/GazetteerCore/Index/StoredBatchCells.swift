@@ -17,13 +17,7 @@ import GazetteerSQLite
 /// without the table (imported by an older binary) is read the same way.
 package enum StoredBatchCells {
     /// The table, for a database made before it existed; schema.sql makes it in a new one.
-    package static let createTable = """
-        CREATE TABLE IF NOT EXISTS batch_cells (
-            kind       TEXT PRIMARY KEY,
-            generation INTEGER NOT NULL,
-            data       BLOB NOT NULL
-        )
-        """
+    package static var createTable: String { row.createTable }
 
     /// The one kind stored (the `kind` column, so that another could be added beside it), named
     /// after what builds the cells: the cells come from the data and from this binary's rules
@@ -33,46 +27,24 @@ package enum StoredBatchCells {
     /// with any change to how cells are built or labelled.
     package static let region = "region cells \(RegionCells.builder), grid \(RegionCells.cellDegrees)°, slack \(RegionLocator.slack) m"
 
+    static let row = StoredDerived(table: "batch_cells", kind: region)
+
     /// The stored region cells, if built for the data `db`'s transaction sees. Nil for a missing
     /// table or row, a stale row, a row that says the cells cannot be built (empty), or a blob
     /// that does not decode: each means "build them", never a failed batch. Read piece by piece
     /// into the cells' own arrays.
     package static func regionCells(_ db: Connection) -> RegionCells? {
-        guard let generation = try? RegionCache.dataGeneration(db),
-              let statement = try? db.cachedStatement("SELECT rowid, generation, length(data) FROM batch_cells WHERE kind = ?"),
-              let row = try? statement.first([.text(region)], { (rowid: $0.int64(0), generation: $0.int64(1), bytes: $0.int64(2)) }),
-              row.generation == generation, row.bytes > 0,
-              let blob = try? BlobReader(db, table: "batch_cells", column: "data", rowid: row.rowid)
-        else { return nil }
-        return RegionCells(encoded: blob)
+        row.blob(db).flatMap { RegionCells(encoded: $0) }
     }
 
     /// Brings the stored cells up to an import that changed the data from generation `before`
-    /// to `after`, on the import's connection inside its transaction (so a failed import leaves
-    /// them as they were). Region cells that were current are only re-tagged when no region or
-    /// boundary changed (a POI-only import costs an UPDATE); else they are built from the data
-    /// as it now stands.
-    ///
-    /// Cells that cannot be built (a boundary that does not decode, a grid too large) are
-    /// stored as an empty row of this generation: the import goes on (a batch builds, or does
-    /// without, as it always did), and the next POI-only import re-tags that row rather than
-    /// trying again.
+    /// to `after` (`StoredDerived.refresh`): only re-tagged when no region or boundary changed
+    /// (a POI-only import costs an UPDATE); else built from the data as it now stands. Cells
+    /// that cannot be built (a boundary that does not decode, a grid too large) are stored as
+    /// an empty row of this generation.
     package static func refresh(_ db: Connection, from before: Int64, to after: Int64, regionsChanged: Bool) throws {
-        try db.execute(createTable)
-        // Any other kind (an older binary's cells, the POI cells an earlier build stored) is
-        // never read: not kept stale.
-        try db.cachedStatement("DELETE FROM batch_cells WHERE kind <> ?").run([.text(region)])
-        let stored = try db.cachedStatement("SELECT generation FROM batch_cells WHERE kind = ?").first([.text(region)]) { $0.int64(0) }
-        if !regionsChanged, stored == before {
-            try db.cachedStatement("UPDATE batch_cells SET generation = ? WHERE kind = ?").run([.integer(after), .text(region)])
-        } else {
-            if let data = (try? RegionLocator(cache: RegionCache(), db: db).buildCells())?.encoded {
-                try db.cachedStatement("INSERT OR REPLACE INTO batch_cells (kind, generation, data) VALUES (?, ?, ?)")
-                    .run([.text(region), .integer(after), .blob(data)])
-            } else {
-                try db.cachedStatement("INSERT OR REPLACE INTO batch_cells (kind, generation, data) VALUES (?, ?, x'')")
-                    .run([.text(region), .integer(after)])
-            }
+        try row.refresh(db, from: before, to: after, rebuild: regionsChanged) {
+            (try? RegionLocator(cache: RegionCache(), db: db).buildCells())?.encoded
         }
     }
 }

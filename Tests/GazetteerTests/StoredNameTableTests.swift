@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import GazetteerCore
+@testable import GazetteerImport
+@testable import GazetteerQuery
+@testable import GazetteerSQLite
+
+/// The geocoder's name table is stored by the importer (`StoredNameTable`): it must be the table
+/// the geocoder would build, read only while current and made by these rules, and the geocoder
+/// must answer the same with it, without it (a database imported by an older binary), with a
+/// stale one and with a damaged one.
+@Suite(.tags(.seed), .skippedInFastRuns) struct StoredNameTableTests {
+    /// Addresses of every kind the suites hold: full, short, former names, zones, noise.
+    static let addresses: [String] = {
+        let suites = ["akebe-address-parse", "jionlp", "zh-address-parse-java", "bitlap-geocoding", "nca-test"]
+        return suites.flatMap { ((try? GeocodeSuite($0))?.cases ?? []).prefix(300).map(\.address) }
+            + ["襄樊市樊城区", "下城区武林广场", "成都高新区天府大道", "浦东新村", "察右中旗"]
+    }()
+
+    func answers(_ path: String) throws -> [String] {
+        try Repository(path: path).geocode(Self.addresses).map { "\($0)" }
+    }
+
+    func expectStoredTableIsBuilt(_ path: String) throws {
+        let db = try Connection(path: path, mode: .readOnly)
+        try db.read {
+            let stored = try #require(StoredNameTable.names(db))
+            #expect(stored.encoded == (try NameTable(loading: db)).encoded)
+        }
+    }
+
+    @Test func theSeedsImportStoresTheTableTheGeocoderWouldBuild() throws {
+        try expectStoredTableIsBuilt(SeedDatabase.path)
+        let db = try Connection(path: SeedDatabase.path, mode: .readOnly)
+        #expect(try db.scalar("SELECT group_concat(kind) FROM geocode_names") == .text(StoredNameTable.kind))
+    }
+
+    @Test func theGeocoderAnswersTheSameWithAStoredStaleDamagedOrMissingTable() throws {
+        let fixture = Fixture()
+        let path = try StoredBatchCellsTests().seedCopy(fixture)
+        let stored = try answers(path)
+        #expect(stored.count == Self.addresses.count && Self.addresses.count > 400)
+        let db = try Connection(path: path, mode: .readWrite)
+        func expectNotRead() throws {
+            try db.read { #expect(StoredNameTable.names(db) == nil) }
+            #expect(try answers(path) == stored)
+        }
+        // Another binary's rules.
+        try db.execute("UPDATE geocode_names SET kind = 'names 0, tables 0'")
+        try expectNotRead()
+        // Cut short; then a chain that points forward (a loop, were it read).
+        try db.execute("UPDATE geocode_names SET kind = '\(StoredNameTable.kind)', data = substr(data, 1, 100000)")
+        try expectNotRead()
+        try db.execute("DROP TABLE geocode_names")
+        try fixture.run([fixture.write("p.csv", "id,name,lng,lat\nnames-1,新店,120.13,30.26\n")])
+        try expectStoredTableIsBuilt(path)
+        let data = try #require(try db.makeStatement("SELECT data FROM geocode_names").first([]) { $0.blob(0) })
+        try db.makeStatement("UPDATE geocode_names SET data = ?").run([.blob(Self.forwardLinked(data))])
+        try expectNotRead()
+        // Another writer changed the data (an older binary raises the generation, nothing more).
+        try fixture.run([fixture.write("p2.csv", "id,name,lng,lat\nnames-2,又一店,120.14,30.27\n")])
+        try db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'data_generation'")
+        try expectNotRead()
+        // Imported by an older binary: no table at all.
+        try db.execute("DROP TABLE geocode_names")
+        try expectNotRead()
+    }
+
+    /// `data` (`NameTable.encoded`) with its first entry linked to its last: a loop, were it read.
+    static func forwardLinked(_ data: [UInt8]) -> [UInt8] {
+        var data = data, at = 4 + 8
+        func count() -> Int { data[at..<at + 8].withUnsafeBytes { Int($0.loadUnaligned(as: Int64.self)) } }
+        // Past the slots' keys, full, short and flags, and the entries' codes, starts and ends.
+        for size in [8, 4, 4, 1, 8, 4, 4] { at += 8 + count() * size }
+        let entries = count()
+        withUnsafeBytes(of: Int32(entries - 1)) { data.replaceSubrange(at + 8..<at + 12, with: $0) }
+        return data
+    }
+
+    @Test func anImportKeepsTheTableCurrentInItsOwnTransaction() throws {
+        let fixture = Fixture()
+        let path = try StoredBatchCellsTests().seedCopy(fixture)
+        func row() throws -> (generation: Int64, data: [UInt8])? {
+            try Connection(path: path, mode: .readOnly).makeStatement("SELECT generation, data FROM geocode_names WHERE kind = ?")
+                .first([.text(StoredNameTable.kind)]) { ($0.int64(0), $0.blob(1)) }
+        }
+        let before = try #require(try row())
+
+        // POIs only: re-tagged, not rebuilt.
+        try fixture.run([fixture.write("p.csv", "id,name,lng,lat\nnames-3,新店,120.13,30.26\n")])
+        let after = try #require(try row())
+        #expect(after.generation == before.generation + 1 && after.data == before.data)
+
+        // A failed import leaves it exactly as it was.
+        #expect(throws: (any Error).self) { try fixture.run([fixture.write("bad.csv", "id,name,lng,lat\nnames-4,坏,abc,30.26\n")]) }
+        let unchanged = try #require(try row())
+        #expect(unchanged.generation == after.generation && unchanged.data == after.data)
+
+        // Regions: rebuilt, and a name new to the data is read from the stored table.
+        try fixture.run([fixture.write("regions.csv", """
+            code,parent,level,name,short_name,pinyin,lng,lat,center_approx
+            330106999000,330106,town,测试名表街道,测试名表,ce shi,120.10,30.27,0
+            """)])
+        let rebuilt = try #require(try row())
+        #expect(rebuilt.data != after.data)
+        try expectStoredTableIsBuilt(path)
+        let found = try Repository(path: path).geocode("杭州市西湖区测试名表街道")
+        #expect(found?.townCode9 == "330106999")
+    }
+}
