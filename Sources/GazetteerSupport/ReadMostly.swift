@@ -6,10 +6,14 @@ import Foundation
 /// (strace: one futex call per five points of a two-thread batch).
 package final class ReadMostly<Value> {
     private let lock: UnsafeMutablePointer<pthread_rwlock_t>
-    private var value: Value
+    /// Out of line, and lent to readers by pointer: handed to `body` as a value, it was copied
+    /// at every read by this generic code (which the callers' module does not specialize),
+    /// retaining and releasing everything it holds (the region cache: some twenty tables).
+    private let value: UnsafeMutablePointer<Value>
 
     package init(_ value: Value) {
-        self.value = value
+        self.value = .allocate(capacity: 1)
+        self.value.initialize(to: value)
         lock = .allocate(capacity: 1)
         lock.initialize(to: pthread_rwlock_t())
         pthread_rwlock_init(lock, nil)
@@ -19,10 +23,13 @@ package final class ReadMostly<Value> {
         pthread_rwlock_destroy(lock)
         lock.deinitialize(count: 1)
         lock.deallocate()
+        value.deinitialize(count: 1)
+        value.deallocate()
     }
 
-    /// Runs `body` with shared access: other readers may run at the same time.
-    package func read<T>(_ body: (borrowing Value) throws -> T) rethrows -> T {
+    /// Runs `body` with shared access to the value, which it must not keep the pointer to or
+    /// write through: other readers may run at the same time.
+    package func read<T>(_ body: (UnsafePointer<Value>) throws -> T) rethrows -> T {
         pthread_rwlock_rdlock(lock)
         defer { pthread_rwlock_unlock(lock) }
         return try body(value)
@@ -32,7 +39,7 @@ package final class ReadMostly<Value> {
     package func write<T>(_ body: (inout Value) throws -> T) rethrows -> T {
         pthread_rwlock_wrlock(lock)
         defer { pthread_rwlock_unlock(lock) }
-        return try body(&value)
+        return try body(&value.pointee)
     }
 }
 

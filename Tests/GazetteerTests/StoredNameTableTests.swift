@@ -21,11 +21,18 @@ import Testing
         try Repository(path: path).geocode(Self.addresses).map { "\($0)" }
     }
 
+    /// The stored names and rows are current, and the ones the geocoder would build now.
     func expectStoredTableIsBuilt(_ path: String) throws {
         let db = try Connection(path: path, mode: .readOnly)
         try db.read {
-            let stored = try #require(StoredNameTable.names(db))
-            #expect(stored.encoded == (try NameTable(loading: db)).encoded)
+            let stored = try #require(StoredNameTable.tables(db))
+            func encoding(_ names: NameTable, _ rows: RegionRows) -> [UInt8] {
+                var w = CellsBlobWriter(format: 0)
+                names.encode(into: &w)
+                rows.encode(into: &w)
+                return w.bytes
+            }
+            #expect(encoding(stored.names, stored.rows) == encoding(try NameTable(loading: db), try RegionRows(loading: db)))
         }
     }
 
@@ -35,6 +42,21 @@ import Testing
         #expect(try db.scalar("SELECT group_concat(kind) FROM geocode_names") == .text(StoredNameTable.kind))
     }
 
+    /// Every region's stored row is the row its query reads; a code of no region has none.
+    @Test func everyStoredRowIsTheRegionsRow() throws {
+        let db = try Connection(path: SeedDatabase.path, mode: .readOnly)
+        try db.read {
+            let rows = try #require(StoredNameTable.tables(db)).rows
+            let all = try db.makeStatement("SELECT \(RegionRow.columns) FROM region").rows { RegionRow($0) }
+            #expect(all.count > 40_000)
+            #expect(all.filter { rows.row($0.code) != $0 }.map(\.code) == [])
+            // Rows with and without each optional field the seed leaves empty.
+            for field in [\RegionRow.pinyin, \.citycode] { #expect(all.contains { $0[keyPath: field] == nil }) }
+            #expect(all.contains { $0.center == nil } && all.contains { $0.boundingBox == nil } && all.contains { $0.hasBoundary })
+            #expect(rows.row(330_199) == nil && rows.row(0) == nil && rows.row(.max) == nil)
+        }
+    }
+
     @Test func theGeocoderAnswersTheSameWithAStoredStaleDamagedOrMissingTable() throws {
         let fixture = Fixture()
         let path = try StoredBatchCellsTests().seedCopy(fixture)
@@ -42,7 +64,7 @@ import Testing
         #expect(stored.count == Self.addresses.count && Self.addresses.count > 400)
         let db = try Connection(path: path, mode: .readWrite)
         func expectNotRead() throws {
-            try db.read { #expect(StoredNameTable.names(db) == nil) }
+            try db.read { #expect(StoredNameTable.tables(db) == nil) }
             #expect(try answers(path) == stored)
         }
         // Another binary's rules.
@@ -66,7 +88,7 @@ import Testing
         try expectNotRead()
     }
 
-    /// `data` (`NameTable.encoded`) with its first entry linked to its last: a loop, were it read.
+    /// `data` (`NameTable.encode`) with its first entry linked to its last: a loop, were it read.
     static func forwardLinked(_ data: [UInt8]) -> [UInt8] {
         var data = data, at = 4 + 8
         func count() -> Int { data[at..<at + 8].withUnsafeBytes { Int($0.loadUnaligned(as: Int64.self)) } }

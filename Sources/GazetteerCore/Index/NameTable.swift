@@ -191,30 +191,25 @@ extension NameTable {
         for name in FunctionalZones.byName.keys { add(name, zone: true) }
     }
 
-    private static let format: UInt32 = 0x4E41_4D31  // "NAM1"
-
     /// The table for `geocode_names` (`StoredNameTable`): the table's size, the filled slots
     /// as columns, the entries as columns, the names' scalars. No padding bytes, so the same
     /// table always encodes the same.
-    package var encoded: [UInt8] {
-        var w = CellsBlobWriter(format: Self.format)
+    package func encode(into w: inout CellsBlobWriter) {
         let used = slots.filter { $0.key != 0 }
         w.put(Int64(slots.count))
         w.put(used.map(\.key)); w.put(used.map(\.full)); w.put(used.map(\.short)); w.put(used.map(\.flags))
         w.put(entries.map(\.code)); w.put(entries.map(\.name.lowerBound)); w.put(entries.map(\.name.upperBound))
         w.put(entries.map(\.next))
         w.put(scalars.map(\.value))
-        return w.bytes
     }
 
-    /// The table `encoded` wrote; nil for anything that does not fit (another format, a blob
-    /// cut short, an index out of range), so that the geocoder builds the table instead.
-    package init?(encoded blob: BlobReader) {
-        guard var r = CellsBlobReader(blob, format: Self.format),
-              let size = r.get(Int64.self), size >= 1024, size <= 1 << 26, size & (size - 1) == 0,
+    /// The table `encode` wrote; nil for anything that does not fit (a blob cut short, an
+    /// index out of range), so that the geocoder builds the table instead.
+    package init?(decoding r: inout CellsBlobReader) {
+        guard let size = r.get(Int64.self), size >= 1024, size <= 1 << 26, size & (size - 1) == 0,
               let keys = r.array(UInt64.self), let full = r.array(Int32.self), let short = r.array(Int32.self),
               let flags = r.array(UInt8.self), let codes = r.array(Int64.self), let lower = r.array(Int32.self),
-              let upper = r.array(Int32.self), let next = r.array(Int32.self), let values = r.array(UInt32.self), r.isAtEnd,
+              let upper = r.array(Int32.self), let next = r.array(Int32.self), let values = r.array(UInt32.self),
               [full.count, short.count, flags.count].allSatisfy({ $0 == keys.count }), keys.count * 2 <= size,
               [lower.count, upper.count, next.count].allSatisfy({ $0 == codes.count }),
               let scalars = [Unicode.Scalar](validating: values)

@@ -35,6 +35,8 @@ package final class RegionCache: Sendable {
         var townRegions: [PlacedKey: Region] = [:]
         var towns: [Int64: TownSet] = [:]
         var names: Names?
+        /// Every region's row, when stored with the names (see `entry`).
+        var rows: RegionRows?
         var grid: RegionGrid?
         /// Which grid cells hold POIs, once batches have asked enough to be worth loading it.
         var poiCells: POICells?
@@ -92,6 +94,7 @@ package final class RegionCache: Sendable {
                 s.townRegions.removeAll()
                 s.towns.removeAll()
                 s.names = nil
+                s.rows = nil
                 s.grid = nil
                 s.poiCells = nil
                 s.batchPoints = 0
@@ -107,13 +110,14 @@ package final class RegionCache: Sendable {
     /// The data generation `db`'s read transaction sees (nil: not validated): what a batch
     /// keeps across transactions holds only while this stays the same.
     package func generation(seenBy db: Connection) -> Int64? {
-        state.read { $0.snapshots[ObjectIdentifier(db)] }
+        state.read { $0.pointee.snapshots[ObjectIdentifier(db)] }
     }
 
     /// The cached value `get` finds, if `db` may use the cache.
-    /// `get` borrows the state: taking it by value would copy it, retaining every dictionary.
-    private func cached<T>(_ db: Connection, _ get: (borrowing State) -> T?) -> T? {
-        state.read { s in s.serves(db) ? get(s) : nil }
+    /// `get` reads the state in place: handed the state itself, even borrowing, it was copied
+    /// at every look-up, retaining and releasing every table.
+    private func cached<T>(_ db: Connection, _ get: (UnsafePointer<State>) -> T?) -> T? {
+        state.read { s in s.pointee.serves(db) ? get(s) : nil }
     }
 
     /// Keeps a value read through `db`, if `db` may fill the cache.
@@ -200,22 +204,22 @@ package final class RegionCache: Sendable {
 
     /// Every POI's coordinates, if loaded for `db`'s snapshot.
     package func poiPoints(_ db: Connection) -> POIPoints? {
-        cached(db, { $0.poiPoints })
+        cached(db, { $0.pointee.poiPoints })
     }
 
     /// The region cells, if built for `db`'s snapshot.
     package func regionCells(_ db: Connection) -> RegionCells? {
-        cached(db, { $0.regionCells })
+        cached(db, { $0.pointee.regionCells })
     }
 
     /// The POI cells, if loaded for `db`'s snapshot.
     package func poiCells(_ db: Connection) -> POICells? {
-        cached(db, { $0.poiCells })
+        cached(db, { $0.pointee.poiCells })
     }
 
     /// The region grid, loaded if need be.
     package func grid(_ db: Connection) throws -> RegionGrid {
-        if let g = cached(db, { $0.grid }) { return g }
+        if let g = cached(db, { $0.pointee.grid }) { return g }
         let loaded = try RegionGrid(loading: db)
         keep(db) { $0.grid = loaded }
         return loaded
@@ -224,11 +228,17 @@ package final class RegionCache: Sendable {
     /// False only when no POI's R*Tree box meets `b`, as far as the POI cells know; true
     /// whenever they are not loaded (or not for `db`'s snapshot).
     package func mayHavePOIs(in b: BoundingBox, _ db: Connection) -> Bool {
-        cached(db, { $0.poiCells })?.mayHold(b) ?? true
+        cached(db, { $0.pointee.poiCells })?.mayHold(b) ?? true
     }
 
     package func entry(_ code: Int64, _ db: Connection) throws -> Entry? {
-        if let e = cached(db, { $0.entries[code] }) { return e }
+        if let e = cached(db, { $0.pointee.entries[code] }) { return e }
+        // Read with the names for a geocoder: every row, none a query (nil inside: no such region).
+        if let stored = cached(db, { s -> Entry?? in s.pointee.rows.map { $0.row(code) } }) {
+            guard let e = stored else { return nil }
+            keep(db) { $0.entries[code] = e }
+            return e
+        }
         guard let e = try db.cachedStatement("SELECT \(RegionRow.columns) FROM region WHERE code = ?")
             .first([.integer(code)], { RegionRow($0) })
         else { return nil }
@@ -250,7 +260,7 @@ package final class RegionCache: Sendable {
     }
 
     package func boxedShape(_ code: Int64, _ db: Connection) throws -> Shape? {
-        if let s = cached(db, { $0.shapes[code] }) { return s }
+        if let s = cached(db, { $0.pointee.shapes[code] }) { return s }
         guard let blob = try db.cachedStatement("SELECT boundary FROM region WHERE code = ?").first([.integer(code)], { $0.optionalBlob(0) }) ?? nil
         else { return nil }
         let shape = Shape(try MultiPolygon(encoded: blob))
@@ -263,7 +273,7 @@ package final class RegionCache: Sendable {
     /// on one core). A boundary that cannot be decoded is left for `boxedShape` to report.
     package func loadShapes(_ codes: [Int64], _ db: Connection) throws {
         guard cached(db, { _ in true }) == true else { return }
-        let wanted = Set(codes.filter { code in cached(db, { $0.shapes[code] }) == nil })
+        let wanted = Set(codes.filter { code in cached(db, { $0.pointee.shapes[code] }) == nil })
         guard !wanted.isEmpty else { return }
         var blobs: [(code: Int64, blob: [UInt8])] = []
         for (code, blob) in try db.makeStatement("SELECT code, boundary FROM region WHERE boundary IS NOT NULL")
@@ -304,7 +314,7 @@ package final class RegionCache: Sendable {
     /// simplifying a large boundary costs milliseconds.
     package func simplifiedShape(_ code: Int64, tolerance: Double, _ db: Connection) throws -> MultiPolygon? {
         let key = SimplifiedKey(code: code, tolerance: tolerance)
-        if let s = cached(db, { $0.simplified[key] }) { return s }
+        if let s = cached(db, { $0.pointee.simplified[key] }) { return s }
         guard let full = try boxedShape(code, db) else { return nil }
         let simple = full.polygon.simplified(tolerance: tolerance)
         let points = simple.pointCount
@@ -341,7 +351,7 @@ package final class RegionCache: Sendable {
     /// The address of region `code` and the regions above it, as `region(_:system:)` gives them.
     package func placed(_ code: Int64, system: CoordinateSystem, _ db: Connection) throws -> Placed {
         let key = PlacedKey(code: code, system: system)
-        if let p = cached(db, { $0.placed[key] }) { return p }
+        if let p = cached(db, { $0.pointee.placed[key] }) { return p }
         var address = Address.empty
         var wantsTown = false
         if let entry = try entry(code, db) {
@@ -358,7 +368,7 @@ package final class RegionCache: Sendable {
     /// Town `code` as `region(_:system:)` gives it; nil when it is unknown.
     package func townRegion(_ code: Int64, system: CoordinateSystem, _ db: Connection) throws -> Region? {
         let key = PlacedKey(code: code, system: system)
-        if let r = cached(db, { $0.townRegions[key] }) { return r }
+        if let r = cached(db, { $0.pointee.townRegions[key] }) { return r }
         guard let e = try entry(code, db) else { return nil }
         let r = e.region(system: system)
         keep(db) { $0.townRegions[key] = r }
@@ -389,16 +399,21 @@ package final class RegionCache: Sendable {
     /// Every region's names, loaded once: the geocoder looks up each prefix of an address at
     /// each position it reaches, and a hash look-up costs far less than a query.
     package func names(_ db: Connection) throws -> Names {
-        if let n = cached(db, { $0.names }) { return n }
-        // As the importer stored it for this data (`StoredNameTable`), or built from the regions.
-        let n = try StoredNameTable.names(db) ?? NameTable(loading: db)
+        if let n = cached(db, { $0.pointee.names }) { return n }
+        // As the importer stored it for this data (`StoredNameTable`), with every region's row,
+        // or built from the regions.
+        if let (n, rows) = StoredNameTable.tables(db) {
+            keep(db) { ($0.names, $0.rows) = (n, rows) }
+            return n
+        }
+        let n = try NameTable(loading: db)
         keep(db) { $0.names = n }
         return n
     }
 
     /// The towns under `parent`: those with a centre, and how far each may name its town.
     package func towns(under parent: Int64, _ db: Connection) throws -> TownSet {
-        if let t = cached(db, { $0.towns[parent] }) { return t }
+        if let t = cached(db, { $0.pointee.towns[parent] }) { return t }
         let list = try db.cachedStatement("SELECT code, lng, lat FROM region WHERE parent = ? AND level = 3 AND lng IS NOT NULL")
             .rows([.integer(parent)]) { TownCentre(code: $0.int64(0), center: Coordinate(longitude: $0.double(1), latitude: $0.double(2))) }
         var set = TownSet(centres: list, count: 0, area: nil)
