@@ -21,26 +21,43 @@ package enum FormerNames {
         // Sized once: growing rehashes every name, and hashing a String normalises it.
         names.reserveCapacity(8192)
         codes.reserveCapacity(4096)
-        // Split as bytes: every command that geocodes reads this at start-up, and splitting the
-        // text as Characters took longer than the rest.
-        let bytes = PackageResources.former_names_tsv
-        for line in bytes.split(separator: UInt8(ascii: "\n")).dropFirst() {
-            let f = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
-            // Decoded from contiguous bytes, and numbers read as digits: through a generic slice
-            // and a String each, they cost as much again as the rest of the table.
-            func text(_ i: Int) -> String { f[i].withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) } }
-            func number(_ i: Int) -> Int64? {
-                guard !f[i].isEmpty, f[i].count <= 18, f[i].allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-                return f[i].reduce(0) { $0 * 10 + Int64($1 - 0x30) }
+        // Read as bytes in place, lines and fields as ranges (one array of them for every
+        // line): every geocoder that meets a former name reads this, and splitting the text as
+        // Characters, then as arrays of slices per line, took longer than the rest.
+        PackageResources.former_names_tsv.withUnsafeBufferPointer { all in
+            var f: [Range<Int>] = []
+            var start = 0, header = true
+            while start < all.count {
+                let end = all[start...].firstIndex(of: UInt8(ascii: "\n")) ?? all.count
+                defer { start = end + 1 }
+                guard end > start else { continue }
+                f.removeAll(keepingCapacity: true)
+                var field = start
+                for i in start..<end where all[i] == UInt8(ascii: "\t") {
+                    f.append(field..<i)
+                    field = i + 1
+                }
+                f.append(field..<end)
+                guard !header else {
+                    header = false
+                    continue
+                }
+                // Numbers read as digits, text decoded from contiguous bytes.
+                func text(_ i: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: all[f[i]]), as: UTF8.self) }
+                func number(_ i: Int) -> Int64? {
+                    let digits = all[f[i]]
+                    guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+                    return digits.reduce(0) { $0 * 10 + Int64($1 - 0x30) }
+                }
+                guard f.count >= 4, let code = number(2) else { continue }
+                let name = text(1), year = Int(number(3) ?? 0)
+                let entry = Entry(name: name, code: code)
+                let short = shortForm(name)
+                for key in short == name ? [name] : [name, short] where key.unicodeScalars.count >= 2 {
+                    names[key, default: []].appendIfAbsent(entry)
+                }
+                if let old = number(0), old != code, year >= codes[old]?.year ?? -1 { codes[old] = (code, year) }
             }
-            guard f.count >= 4, let code = number(2) else { continue }
-            let name = text(1), year = Int(number(3) ?? 0)
-            let entry = Entry(name: name, code: code)
-            let short = shortForm(name)
-            for key in short == name ? [name] : [name, short] where key.unicodeScalars.count >= 2 {
-                names[key, default: []].appendIfAbsent(entry)
-            }
-            if let old = number(0), old != code, year >= codes[old]?.year ?? -1 { codes[old] = (code, year) }
         }
         return (names, codes.mapValues(\.code))
     }()
