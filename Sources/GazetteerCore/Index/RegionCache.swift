@@ -231,6 +231,11 @@ package final class RegionCache: Sendable {
         cached(db, { $0.pointee.poiCells })?.mayHold(b) ?? true
     }
 
+    /// Every region's row, if stored with the names and these are loaded for `db`'s snapshot.
+    package func rows(_ db: Connection) -> RegionRows? {
+        cached(db, { $0.pointee.rows })
+    }
+
     package func entry(_ code: Int64, _ db: Connection) throws -> Entry? {
         if let e = cached(db, { $0.pointee.entries[code] }) { return e }
         // Read with the names for a geocoder: every row, none a query (nil inside: no such region).

@@ -11,6 +11,8 @@ struct AddressParser {
     let cache: RegionCache
     /// Taken once per address, not per look-up: a copy out of the shared cache costs a lock.
     let names: RegionCache.Names
+    /// Every region's row, when stored with the names: read without the cache's lock.
+    let rows: RegionRows?
 
     /// Whether some POI's name starts with two characters (packed, see `Repository.poiPrefix`),
     /// for this parser's one read.
@@ -56,7 +58,7 @@ struct AddressParser {
     /// Region `code`, as the cache gives it.
     func entry(_ code: Int64) throws -> Node? {
         if let e = memo.entries[code] { return e }
-        guard let row = try cache.entry(code, db) else { return nil }
+        guard let row = try rows.map({ $0.row(code) }) ?? cache.entry(code, db) else { return nil }
         let e = Node(row)
         memo.entries[code] = e
         return e
@@ -74,6 +76,7 @@ struct AddressParser {
         self.db = db
         self.cache = cache
         names = try cache.names(db)
+        rows = cache.rows(db)
     }
 
     /// Longest region name tried, in characters.
