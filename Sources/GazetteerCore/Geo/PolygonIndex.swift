@@ -40,11 +40,16 @@ package struct PolygonIndex: Sendable {
     private static let maxBands = 1 << 16
 
     /// Built through plain buffers: a batch decodes every boundary (millions of points) before
-    /// its first point, and bounds checks and appends per point were most of that.
+    /// its first point, and bounds checks and appends per point were most of that. Each edge's
+    /// band span is worked out once (the count pass keeps it for the fill pass), and each ring's
+    /// total latitude change is summed as its points are copied, in the same order as a pass
+    /// of its own would, so the bands are the same.
     package init(polygons: [Polygon]) {
         let pointCount = polygons.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count + 1 } }
+        let ringCount = polygons.reduce(0) { $0 + $1.rings.count }
         // The points, each ring closed internally so edge k -> k + 1 covers every side.
-        var ringBoxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double, start: Int, end: Int)] = []
+        var ringBoxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double, start: Int, end: Int, totalDy: Double)] = []
+        ringBoxes.reserveCapacity(ringCount)
         var filled = 0
         xs = [Double](unsafeUninitializedCapacity: pointCount) { xs, xsDone in
             ys = [Double](unsafeUninitializedCapacity: pointCount) { ys, ysDone in
@@ -53,8 +58,10 @@ package struct PolygonIndex: Sendable {
                         let start = filled
                         var minX = Double.infinity, minY = Double.infinity
                         var maxX = -Double.infinity, maxY = -Double.infinity
+                        var totalDy = 0.0
                         points.withUnsafeBufferPointer { points in
                             for p in points {
+                                if filled > start { totalDy += abs(p.latitude - ys[filled - 1]) }
                                 xs[filled] = p.longitude
                                 ys[filled] = p.latitude
                                 filled += 1
@@ -62,27 +69,38 @@ package struct PolygonIndex: Sendable {
                                 minY = Swift.min(minY, p.latitude); maxY = Swift.max(maxY, p.latitude)
                             }
                             if let first = points.first, let last = points.last, first != last {
+                                totalDy += abs(first.latitude - ys[filled - 1])
                                 xs[filled] = first.longitude
                                 ys[filled] = first.latitude
                                 filled += 1
                             }
                         }
-                        ringBoxes.append((minX, minY, maxX, maxY, start, filled))
+                        ringBoxes.append((minX, minY, maxX, maxY, start, filled, totalDy))
                     }
                 }
                 ysDone = filled
             }
             xsDone = filled
         }
-        edges.reserveCapacity(pointCount + pointCount / 4)
+        // Per edge, its first and last band (the fill pass reads what the count pass found).
+        let spans = UnsafeMutableBufferPointer<(lo: Int32, hi: Int32)>.allocate(capacity: Swift.max(1, filled))
+        defer { spans.deallocate() }
         var counts: [Int32] = []
+        var bandStarts: [Int32] = []
+        bandStarts.reserveCapacity(ringCount + filled / Self.edgesPerBand + 1)
+        var entries = 0
+        rings.reserveCapacity(ringCount)
+        parts.reserveCapacity(polygons.count)
         var ringIndex = 0
+        // First the bands of every ring and how many entries each holds; then the entries.
+        var ringBands: [(bandCount: Int, invBandHeight: Double, base: Int, edgeBase: Int)] = []
+        ringBands.reserveCapacity(ringCount)
         ys.withUnsafeBufferPointer { ys in
             for polygon in polygons {
                 var part = Part(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity,
                                 ringStart: Int32(rings.count), ringEnd: Int32(rings.count))
                 for _ in polygon.rings {
-                    let (minX, minY, maxX, maxY, start, end) = ringBoxes[ringIndex]
+                    let (minX, minY, maxX, maxY, start, end, totalDy) = ringBoxes[ringIndex]
                     ringIndex += 1
                     let edgeCount = Swift.max(0, end - start - 1)
                     let height = maxY - minY
@@ -91,8 +109,6 @@ package struct PolygonIndex: Sendable {
                         // An edge is listed in every band its latitude span meets, so about
                         // edgeCount + Σ|Δy| / bandHeight entries in all. Spiky rings would blow that
                         // up: cap the bands so the index stays within ~4 entries per edge.
-                        var totalDy = 0.0
-                        for k in start..<(end - 1) { totalDy += abs(ys[k + 1] - ys[k]) }
                         let bySize = edgeCount / Self.edgesPerBand
                         let byMemory = totalDy > 0 ? Double(3 * edgeCount) * height / totalDy : Double(Self.maxBands)
                         bandCount = Swift.max(1, Swift.min(bySize, Self.maxBands, Int(Swift.min(byMemory, Double(Self.maxBands)))))
@@ -105,38 +121,31 @@ package struct PolygonIndex: Sendable {
                         return b >= Double(bandCount - 1) ? bandCount - 1 : Int(b)
                     }
 
-                    // Count, then fill (CSR): edges whose latitude span meets each band.
+                    // Count (CSR): edges whose latitude span meets each band. Horizontal edges are
+                    // listed too (in one band each): `contains` skips them by its crossing test, and
+                    // `distanceToBoundary(within:)` needs every edge.
                     counts.removeAll(keepingCapacity: true)
                     counts.append(contentsOf: repeatElement(0, count: bandCount + 1))
                     let base = bandStarts.count
-                    let edgeBase = Int32(edges.count)
+                    let edgeBase = entries
                     counts.withUnsafeMutableBufferPointer { counts in
-                        // Horizontal edges are listed too (in one band each): `contains` skips them by
-                        // its crossing test, and `distanceToBoundary(within:)` needs every edge.
                         if edgeCount > 0 {
                             for k in start..<(end - 1) {
-                                let lo = band(Swift.min(ys[k], ys[k + 1]))
-                                let hi = band(Swift.max(ys[k], ys[k + 1]))
-                                for b in lo...hi { counts[b + 1] += 1 }
-                            }
-                        }
-                        for b in 0..<bandCount { counts[b + 1] += counts[b] }
-                        for b in 0...bandCount { bandStarts.append(edgeBase + counts[b]) }
-                        edges.append(contentsOf: repeatElement(0, count: Int(counts[bandCount])))
-                        if edgeCount > 0 {
-                            edges.withUnsafeMutableBufferPointer { edges in
-                                for k in start..<(end - 1) {
-                                    let lo = band(Swift.min(ys[k], ys[k + 1]))
-                                    let hi = band(Swift.max(ys[k], ys[k + 1]))
-                                    for b in lo...hi {
-                                        edges[Int(edgeBase + counts[b])] = Int32(k)
-                                        counts[b] += 1
-                                    }
+                                let a = ys[k], b = ys[k + 1]
+                                let lo = band(Swift.min(a, b)), hi = band(Swift.max(a, b))
+                                spans[k] = (Int32(truncatingIfNeeded: lo), Int32(truncatingIfNeeded: hi))
+                                if lo == hi {
+                                    counts[lo + 1] &+= 1
+                                } else {
+                                    for b in lo...hi { counts[b + 1] &+= 1 }
                                 }
                             }
                         }
+                        for b in 0..<bandCount { counts[b + 1] &+= counts[b] }
+                        for b in 0...bandCount { bandStarts.append(Int32(edgeBase) &+ counts[b]) }
+                        entries += Int(counts[bandCount])
                     }
-
+                    ringBands.append((bandCount, invBandHeight, base, edgeBase))
                     rings.append(Ring(minX: minX, minY: minY, maxX: maxX, maxY: maxY,
                                       invBandHeight: invBandHeight, bandCount: Int32(bandCount),
                                       bandBase: Int32(base), pointStart: Int32(start), pointEnd: Int32(end)))
@@ -151,6 +160,33 @@ package struct PolygonIndex: Sendable {
                 }
             }
         }
+        // Fill: each ring's edges into its bands, in edge order within a band.
+        let starts = bandStarts
+        edges = [Int32](unsafeUninitializedCapacity: entries) { edges, done in
+            starts.withUnsafeBufferPointer { starts in
+                var next: [Int32] = []
+                for (r, ring) in rings.enumerated() {
+                    let start = Int(ring.pointStart), end = Int(ring.pointEnd)
+                    guard end - start > 1 else { continue }
+                    let bandsOf = ringBands[r]
+                    next.removeAll(keepingCapacity: true)
+                    next.append(contentsOf: starts[bandsOf.base..<(bandsOf.base + bandsOf.bandCount)])
+                    next.withUnsafeMutableBufferPointer { next in
+                        for k in start..<(end - 1) {
+                            let (lo, hi) = spans[k]
+                            var b = Int(lo)
+                            while b <= Int(hi) {
+                                edges[Int(next[b])] = Int32(truncatingIfNeeded: k)
+                                next[b] &+= 1
+                                b += 1
+                            }
+                        }
+                    }
+                }
+            }
+            done = entries
+        }
+        self.bandStarts = bandStarts
     }
 
     /// Even-odd test per polygon; true if any polygon contains the point.
