@@ -8,6 +8,19 @@ import Gazetteer
 ///
 /// Used by one thread at a time, beside its `ReverseBatchPlaces`.
 package final class RegeoLines {
+    /// All of it in one value, so that a point's write is one access to this class's storage
+    /// (each access to a stored property of a class is checked for exclusivity at run time).
+    private var lines = Lines()
+
+    package init() {}
+
+    /// Writes the answer line of a point `places` gave `key`, and a line feed.
+    package func write(_ key: Int32, at location: Coordinate, places: ReverseBatchPlaces, into out: inout [UInt8]) {
+        lines.write(key, at: location, places: places, into: &out)
+    }
+}
+
+private struct Lines {
     private var epoch = -1
     /// Every line written so far, end to end, each without its location and line feed.
     private var bytes: [UInt8] = []
@@ -15,10 +28,7 @@ package final class RegeoLines {
     /// goes, and where it ends.
     private var starts: [Int] = [], cuts: [Int] = [], ends: [Int] = []
 
-    package init() {}
-
-    /// Writes the answer line of a point `places` gave `key`, and a line feed.
-    package func write(_ key: Int32, at location: Coordinate, places: ReverseBatchPlaces, into out: inout [UInt8]) {
+    mutating func write(_ key: Int32, at location: Coordinate, places: ReverseBatchPlaces, into out: inout [UInt8]) {
         if places.epoch != epoch {
             epoch = places.epoch
             bytes = []; starts = []; cuts = []; ends = []
@@ -45,7 +55,7 @@ package final class RegeoLines {
     private static let marker = Array(#""location":"0.000000,0.000000""#.utf8)
     private static let placeholder = Coordinate(longitude: 0, latitude: 0)
 
-    private func add(_ k: Int, _ a: (address: Address, formatted: String)) {
+    private mutating func add(_ k: Int, _ a: (address: Address, formatted: String)) {
         var line: [UInt8] = []
         AMapShape.writeRegeo(ReverseGeocode(location: Self.placeholder, address: a.address, formattedAddress: a.formatted, pois: []),
                              all: true, into: &line)
