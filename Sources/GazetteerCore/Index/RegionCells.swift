@@ -228,6 +228,7 @@ extension RegionCells {
         let count = g.columns * g.rows
         guard lengths.reduce(0, { $0 + Int($1) }) == count else { return nil }
         let cells = [UInt16](unsafeUninitializedCapacity: count) { cells, done in
+            HugePages.advise(UnsafeMutableRawBufferPointer(cells))
             var at = 0
             for (v, n) in zip(values, lengths) {
                 cells.baseAddress!.advanced(by: at).initialize(repeating: v, count: Int(n))
