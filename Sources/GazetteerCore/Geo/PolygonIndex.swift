@@ -48,7 +48,7 @@ package struct PolygonIndex: Sendable {
         let pointCount = polygons.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count + 1 } }
         let ringCount = polygons.reduce(0) { $0 + $1.rings.count }
         // The points, each ring closed internally so edge k -> k + 1 covers every side.
-        var ringBoxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double, start: Int, end: Int, totalDy: Double)] = []
+        var ringBoxes: [RingBox] = []
         ringBoxes.reserveCapacity(ringCount)
         var filled = 0
         xs = [Double](unsafeUninitializedCapacity: pointCount) { xs, xsDone in
@@ -82,6 +82,67 @@ package struct PolygonIndex: Sendable {
             }
             xsDone = filled
         }
+        buildBands(ringBoxes, ringsPerPolygon: polygons.map(\.rings.count))
+    }
+
+    /// A ring's box, its points' range in `xs` / `ys`, and the sum of its edges' latitude changes.
+    private typealias RingBox = (minX: Double, minY: Double, maxX: Double, maxY: Double, start: Int, end: Int, totalDy: Double)
+
+    /// The index of a stored boundary (`MultiPolygon.encoded()`), built from its bytes: the same
+    /// index as `PolygonIndex(polygons:)` of `MultiPolygon(encoded:)`'s polygons, and the same
+    /// errors, without the polygons (a batch builds thousands and needs only the index).
+    package init(encoded bytes: [UInt8]) throws(GeometryError) {
+        let (ringCounts, pointCounts, offset) = try MultiPolygon.encodedLayout(bytes)
+        let pointCount = pointCounts.reduce(0, +)
+        var ringBoxes: [RingBox] = []
+        ringBoxes.reserveCapacity(pointCounts.count)
+        var failure: GeometryError?
+        var filled = 0
+        bytes.withUnsafeBytes { raw in
+            xs = [Double](unsafeUninitializedCapacity: pointCount) { xs, xsDone in
+                ys = [Double](unsafeUninitializedCapacity: pointCount) { ys, ysDone in
+                    var at = offset
+                    rings: for (r, n) in pointCounts.enumerated() {
+                        let start = filled
+                        var minX = Double.infinity, minY = Double.infinity
+                        var maxX = -Double.infinity, maxY = -Double.infinity
+                        var totalDy = 0.0
+                        for _ in 0..<n {
+                            // As `MultiPolygon(encoded:)` reads a point, and refuses one out of range.
+                            let lng = Double(Int32(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)))) / MultiPolygon.binaryScale
+                            let lat = Double(Int32(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self)))) / MultiPolygon.binaryScale
+                            at += 8
+                            let c = Coordinate(longitude: lng, latitude: lat)
+                            guard c.isValid else {
+                                failure = .corrupt("coordinate (\(c.longitude) \(c.latitude)) out of range in ring \(r + 1)")
+                                break rings
+                            }
+                            if filled > start { totalDy += abs(lat - ys[filled - 1]) }
+                            xs[filled] = lng
+                            ys[filled] = lat
+                            filled += 1
+                            minX = Swift.min(minX, lng); maxX = Swift.max(maxX, lng)
+                            minY = Swift.min(minY, lat); maxY = Swift.max(maxY, lat)
+                        }
+                        guard xs[start] == xs[filled - 1], ys[start] == ys[filled - 1] else {
+                            failure = .corrupt("ring \(r + 1) is not closed")
+                            break
+                        }
+                        ringBoxes.append((minX, minY, maxX, maxY, start, filled, totalDy))
+                    }
+                    ysDone = filled
+                }
+                xsDone = filled
+            }
+        }
+        if let failure { throw failure }
+        buildBands(ringBoxes, ringsPerPolygon: ringCounts)
+    }
+
+    /// The bands of every ring (see `init(polygons:)`), once `xs` and `ys` hold the points.
+    private mutating func buildBands(_ ringBoxes: [RingBox], ringsPerPolygon: [Int]) {
+        let filled = xs.count
+        let ringCount = ringBoxes.count
         // Per edge, its first and last band (the fill pass reads what the count pass found).
         let spans = UnsafeMutableBufferPointer<(lo: Int32, hi: Int32)>.allocate(capacity: Swift.max(1, filled))
         defer { spans.deallocate() }
@@ -90,16 +151,16 @@ package struct PolygonIndex: Sendable {
         bandStarts.reserveCapacity(ringCount + filled / Self.edgesPerBand + 1)
         var entries = 0
         rings.reserveCapacity(ringCount)
-        parts.reserveCapacity(polygons.count)
         var ringIndex = 0
         // First the bands of every ring and how many entries each holds; then the entries.
         var ringBands: [(bandCount: Int, invBandHeight: Double, base: Int, edgeBase: Int)] = []
         ringBands.reserveCapacity(ringCount)
+        parts.reserveCapacity(ringsPerPolygon.count)
         ys.withUnsafeBufferPointer { ys in
-            for polygon in polygons {
+            for ringsOfPolygon in ringsPerPolygon {
                 var part = Part(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity,
                                 ringStart: Int32(rings.count), ringEnd: Int32(rings.count))
-                for _ in polygon.rings {
+                for _ in 0..<ringsOfPolygon {
                     let (minX, minY, maxX, maxY, start, end, totalDy) = ringBoxes[ringIndex]
                     ringIndex += 1
                     let edgeCount = Swift.max(0, end - start - 1)
@@ -187,6 +248,32 @@ package struct PolygonIndex: Sendable {
             done = entries
         }
         self.bandStarts = bandStarts
+    }
+
+    /// `MultiPolygon.area` of the polygons this index was built from, by the same arithmetic in
+    /// the same order, when every ring was stored closed (as `init(encoded:)` requires; a ring
+    /// `init(polygons:)` closed itself would add its closing edge here).
+    package var area: Double {
+        var total = 0.0
+        for part in parts {
+            let first = Int(part.ringStart), last = Int(part.ringEnd)
+            guard first < last, rings[first].pointEnd > rings[first].pointStart else { continue }
+            let outer = rings[first]
+            var minLat = Double.infinity, maxLat = -Double.infinity
+            for k in Int(outer.pointStart)..<Int(outer.pointEnd) { minLat = Swift.min(minLat, ys[k]); maxLat = Swift.max(maxLat, ys[k]) }
+            let kx = 111_320.0 * cos((minLat + maxLat) / 2 * .pi / 180), ky = 110_574.0
+            for r in first..<last {
+                let ring = rings[r]
+                var twice = 0.0
+                if ring.pointEnd - ring.pointStart > 1 {
+                    for j in (Int(ring.pointStart) + 1)..<Int(ring.pointEnd) {
+                        twice += xs[j - 1] * ys[j] - xs[j] * ys[j - 1]
+                    }
+                }
+                total += (r == first ? 1 : -1) * abs(twice) / 2 * kx * ky
+            }
+        }
+        return Swift.max(total, 0)
     }
 
     /// Even-odd test per polygon; true if any polygon contains the point.

@@ -26,6 +26,8 @@ package final class RegionCache: Sendable {
         /// Boxed: a reverse geocode tests a few shapes per point, and copying a bare
         /// `MultiPolygon` out of the dictionary retains and releases each of its arrays.
         var shapes: [Int64: Shape] = [:]
+        /// Boundaries as polygons, for outlines and maps (see `shape`).
+        var polygons: [Int64: MultiPolygon] = [:]
         /// Boundaries simplified for drawing (see `simplifiedShape`), and their points in all.
         var simplified: [SimplifiedKey: MultiPolygon] = [:]
         var simplifiedPoints = 0
@@ -86,6 +88,7 @@ package final class RegionCache: Sendable {
             if s.generation != nil {
                 s.entries.removeAll()
                 s.shapes.removeAll()
+                s.polygons.removeAll()
                 s.simplified.removeAll()
                 s.simplifiedPoints = 0
                 s.placed.removeAll()
@@ -236,24 +239,43 @@ package final class RegionCache: Sendable {
         return e
     }
 
+    /// A boundary as reverse geocoding reads it: its point-in-polygon index alone, built straight
+    /// from the stored bytes (`PolygonIndex(encoded:)`). A batch builds thousands; the polygons
+    /// themselves (`shape`) would double their memory and page faults and are not read.
     package final class Shape: Sendable {
-        package let polygon: MultiPolygon
-        package init(_ polygon: MultiPolygon) { self.polygon = polygon }
+        package let index: PolygonIndex
+        package init(_ index: PolygonIndex) { self.index = index }
 
-        /// `polygon.contains(p)`, reading the polygon in place: called on the shape held by
+        /// `MultiPolygon.contains`, reading the index in place: called on the shape held by
         /// the cache, it would otherwise be copied (every array retained and released).
-        package func contains(_ p: Coordinate) -> Bool { polygon.contains(p) }
+        package func contains(_ p: Coordinate) -> Bool { index.contains(longitude: p.longitude, latitude: p.latitude) }
+
+        /// `MultiPolygon.distanceToBoundary(from:within:)`.
+        package func distanceToBoundary(from p: Coordinate, within limit: Double) -> Double {
+            index.distanceToBoundary(longitude: p.longitude, latitude: p.latitude, within: limit)
+        }
+
+        /// `MultiPolygon.area`.
+        package var area: Double { index.area }
     }
 
+    /// Region `code`'s boundary as polygons (district outlines, maps), decoded on first use and kept.
     package func shape(_ code: Int64, _ db: Connection) throws -> MultiPolygon? {
-        try boxedShape(code, db)?.polygon
+        if let s = cached(db, { $0.polygons[code] }) { return s }
+        guard let blob = try boundary(code, db) else { return nil }
+        let polygon = try MultiPolygon(encoded: blob)
+        keep(db) { $0.polygons[code] = polygon }
+        return polygon
+    }
+
+    private func boundary(_ code: Int64, _ db: Connection) throws -> [UInt8]? {
+        try db.cachedStatement("SELECT boundary FROM region WHERE code = ?").first([.integer(code)], { $0.optionalBlob(0) }) ?? nil
     }
 
     package func boxedShape(_ code: Int64, _ db: Connection) throws -> Shape? {
         if let s = cached(db, { $0.shapes[code] }) { return s }
-        guard let blob = try db.cachedStatement("SELECT boundary FROM region WHERE code = ?").first([.integer(code)], { $0.optionalBlob(0) }) ?? nil
-        else { return nil }
-        let shape = Shape(try MultiPolygon(encoded: blob))
+        guard let blob = try boundary(code, db) else { return nil }
+        let shape = Shape(try PolygonIndex(encoded: blob))
         keep(db) { $0.shapes[code] = shape }
         return shape
     }
@@ -282,7 +304,7 @@ package final class RegionCache: Sendable {
         let source = blobs
         DispatchQueue.concurrentPerform(iterations: pieces) { piece in
             for i in stride(from: piece, to: source.count, by: pieces) {
-                shapes[i] = (try? MultiPolygon(encoded: source[i].blob)).map(Shape.init)
+                shapes[i] = (try? PolygonIndex(encoded: source[i].blob)).map(Shape.init)
             }
         }
         keep(db) { s in
@@ -305,8 +327,8 @@ package final class RegionCache: Sendable {
     package func simplifiedShape(_ code: Int64, tolerance: Double, _ db: Connection) throws -> MultiPolygon? {
         let key = SimplifiedKey(code: code, tolerance: tolerance)
         if let s = cached(db, { $0.simplified[key] }) { return s }
-        guard let full = try boxedShape(code, db) else { return nil }
-        let simple = full.polygon.simplified(tolerance: tolerance)
+        guard let full = try shape(code, db) else { return nil }
+        let simple = full.simplified(tolerance: tolerance)
         let points = simple.pointCount
         keep(db) { s in
             if s.simplifiedPoints + points > Self.simplifiedPointBudget {
@@ -420,7 +442,7 @@ package final class RegionCache: Sendable {
         if !list.isEmpty {
             let count = try db.cachedStatement("SELECT count(*) FROM region WHERE parent = ? AND level = 3")
                 .first([.integer(parent)]) { Int($0.int64(0)) } ?? 0
-            set = TownSet(centres: list, count: count, area: try boxedShape(parent, db)?.polygon.area)
+            set = TownSet(centres: list, count: count, area: try boxedShape(parent, db)?.area)
         }
         keep(db) { $0.towns[parent] = set }
         return set
