@@ -261,6 +261,7 @@ extension Repository {
                     regions.notePOIBatch(count, db)
                 } else {
                     regions.noteRegionBatch(count, db) { try RegionLocator(cache: regions, db: db).buildCells() }
+                    regions.noteTownBatch(count, db)
                 }
             }
         }

@@ -36,6 +36,11 @@ package final class RegionCache: Sendable {
         /// Towns as public regions, per coordinate system (see `townRegion`).
         var townRegions: [PlacedKey: Region] = [:]
         var towns: [Int64: TownSet] = [:]
+        /// Every district's towns with a centre and how many towns it has, read in one scan
+        /// for a large batch (see `noteTownBatch`); nil: each district's are queried on first use.
+        var townLists: [Int64: (centres: [TownCentre], count: Int)]?
+        /// Whether a batch has claimed loading `townLists`.
+        var townListsClaimed = false
         var names: Names?
         var grid: RegionGrid?
         /// Which grid cells hold POIs, once batches have asked enough to be worth loading it.
@@ -94,6 +99,8 @@ package final class RegionCache: Sendable {
                 s.placed.removeAll()
                 s.townRegions.removeAll()
                 s.towns.removeAll()
+                s.townLists = nil
+                s.townListsClaimed = false
                 s.names = nil
                 s.grid = nil
                 s.poiCells = nil
@@ -436,16 +443,51 @@ package final class RegionCache: Sendable {
     /// The towns under `parent`: those with a centre, and how far each may name its town.
     package func towns(under parent: Int64, _ db: Connection) throws -> TownSet {
         if let t = cached(db, { $0.towns[parent] }) { return t }
-        let list = try db.cachedStatement("SELECT code, lng, lat FROM region WHERE parent = ? AND level = 3 AND lng IS NOT NULL")
-            .rows([.integer(parent)]) { TownCentre(code: $0.int64(0), center: Coordinate(longitude: $0.double(1), latitude: $0.double(2))) }
+        let list: [TownCentre], count: Int
+        if let lists = cached(db, { $0.townLists }) {
+            (list, count) = lists[parent] ?? ([], 0)
+        } else {
+            list = try db.cachedStatement("SELECT code, lng, lat FROM region WHERE parent = ? AND level = 3 AND lng IS NOT NULL")
+                .rows([.integer(parent)]) { TownCentre(code: $0.int64(0), center: Coordinate(longitude: $0.double(1), latitude: $0.double(2))) }
+            count = list.isEmpty ? 0 : try db.cachedStatement("SELECT count(*) FROM region WHERE parent = ? AND level = 3")
+                .first([.integer(parent)]) { Int($0.int64(0)) } ?? 0
+        }
         var set = TownSet(centres: list, count: 0, area: nil)
         if !list.isEmpty {
-            let count = try db.cachedStatement("SELECT count(*) FROM region WHERE parent = ? AND level = 3")
-                .first([.integer(parent)]) { Int($0.int64(0)) } ?? 0
             set = TownSet(centres: list, count: count, area: try boxedShape(parent, db)?.area)
         }
         keep(db) { $0.towns[parent] = set }
         return set
+    }
+
+    /// Reads every district's towns in one scan once a batch has `regionCellsAfter` points: such
+    /// a batch places points in nearly every district, and two queries per district (a few
+    /// thousand rows through the parent index) cost several times the scan. The lists are those
+    /// `towns(under:)` queries one district at a time, in the same order (by code), so the
+    /// towns named are the same. As with the cells, one thread loads, and a failure only leaves
+    /// the per-district queries.
+    package func noteTownBatch(_ count: Int, _ db: Connection) {
+        let claimed = state.write { s -> Bool in
+            guard count >= Self.regionCellsAfter, s.serves(db), s.townLists == nil, !s.townListsClaimed else { return false }
+            s.townListsClaimed = true
+            return true
+        }
+        guard claimed else { return }
+        var lists: [Int64: (centres: [TownCentre], count: Int)] = [:]
+        let loaded: Void? = try? {
+            let rows = try db.makeStatement("SELECT parent, code, lng, lat, lng IS NOT NULL FROM region WHERE level = 3 AND parent IS NOT NULL ORDER BY parent, code")
+            defer { rows.reset() }
+            while try rows.step() {
+                let parent = rows.int64(0)
+                lists[parent, default: ([], 0)].count += 1
+                if rows.int64(4) != 0 {
+                    lists[parent, default: ([], 0)].centres.append(
+                        TownCentre(code: rows.int64(1), center: Coordinate(longitude: rows.double(2), latitude: rows.double(3))))
+                }
+            }
+        }()
+        guard loaded != nil else { return }
+        keep(db) { $0.townLists = lists }
     }
 }
 
