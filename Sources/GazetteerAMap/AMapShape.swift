@@ -41,9 +41,16 @@ public enum AMapShape {
             out.append(contentsOf: location(c).utf8)
             return
         }
-        writeMicros(lng, into: &out)
-        out.append(0x2C)
-        writeMicros(lat, into: &out)
+        // Both numbers right to left into one small buffer, appended at once: an append per
+        // byte checked the array's capacity and uniqueness each time.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
+            var at = 48
+            writeMicros(lat, before: &at, in: buffer)
+            at -= 1
+            buffer[at] = 0x2C
+            writeMicros(lng, before: &at, in: buffer)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[at...]))
+        }
     }
 
     /// `x` in millionths when `decimals6(x)` is exactly that many millionths: when the nearest
@@ -56,25 +63,26 @@ public enum AMapShape {
         return Double(m) / 1e6 == x ? Int64(m) : nil
     }
 
-    private static func writeMicros(_ m: Int64, into out: inout [UInt8]) {
-        if m < 0 { out.append(0x2D) }
+    /// Writes `m` millionths as `-?digits.dddddd` so that it ends just before `at`, and moves
+    /// `at` to its first byte. At most 17 bytes: `m` is below 10¹⁵ (see `micros`).
+    @inline(__always)
+    private static func writeMicros(_ m: Int64, before at: inout Int, in buffer: UnsafeMutableBufferPointer<UInt8>) {
         var whole = m.magnitude / 1_000_000, fraction = m.magnitude % 1_000_000
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = 0
-        withUnsafeMutableBytes(of: &digits) { d in
-            repeat {
-                d[n] = UInt8(48 + whole % 10)
-                whole /= 10
-                n += 1
-            } while whole > 0
-            for i in stride(from: n - 1, through: 0, by: -1) { out.append(d[i]) }
+        for _ in 0..<6 {
+            at -= 1
+            buffer[at] = UInt8(truncatingIfNeeded: 48 &+ fraction % 10)
+            fraction /= 10
         }
-        out.append(0x2E)
-        var divisor: UInt64 = 100_000
-        while divisor > 0 {
-            out.append(UInt8(48 + fraction / divisor))
-            fraction %= divisor
-            divisor /= 10
+        at -= 1
+        buffer[at] = 0x2E
+        repeat {
+            at -= 1
+            buffer[at] = UInt8(truncatingIfNeeded: 48 &+ whole % 10)
+            whole /= 10
+        } while whole > 0
+        if m < 0 {
+            at -= 1
+            buffer[at] = 0x2D
         }
     }
 

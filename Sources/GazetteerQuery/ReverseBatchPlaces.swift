@@ -44,10 +44,10 @@ package final class ReverseBatchPlaces {
 
         /// The key of `p`'s answer (`p` in GCJ-02), as `RegionLocator.address` would place it,
         /// and the key's address when it is new.
-        mutating func key(_ p: Coordinate, cells: RegionCells?, _ locator: RegionLocator, _ system: CoordinateSystem) throws
+        /// `label` is `p`'s region cell label (`RegionCells.label`, 0 without cells).
+        mutating func key(_ p: Coordinate, label: Int, cells: RegionCells?, _ locator: RegionLocator, _ system: CoordinateSystem) throws
             -> (key: Int32, unplaced: Bool, new: (address: Address, formatted: String)?) {
             let slot: Int32
-            let label = cells?.label(p) ?? 0
             if label > 0, slotOfLabel[label] >= 0 {
                 slot = slotOfLabel[label]
             } else if label > 0 {
@@ -122,6 +122,46 @@ package final class ReverseBatchPlaces {
         try body(&slots)
     }
 
+    /// Per point of a transaction: the point in GCJ-02, its region cell label (0 without
+    /// cells), and whether a POI may be within a landmark's reach (`RegionLocator.mayHavePOIs`:
+    /// 2 yes, 1 no, 0 not looked up, as for a point whose cell is known to have no address).
+    fileprivate struct LookUps {
+        var points: [Coordinate]
+        var labels: [Int32]
+        var poisNear: [UInt8]
+    }
+
+    /// The cell look-ups of `locations`, in two loops of independent reads (see `placeBatch`).
+    fileprivate func lookUps(_ locations: [Coordinate], system: CoordinateSystem, cells: RegionCells?,
+                             slots: borrowing Slots, locator: RegionLocator) -> LookUps {
+        let n = locations.count
+        var look = LookUps(points: [Coordinate](repeating: Coordinate(longitude: 0, latitude: 0), count: n),
+                           labels: [Int32](repeating: 0, count: n), poisNear: [UInt8](repeating: 0, count: n))
+        look.points.withUnsafeMutableBufferPointer { points in
+            look.labels.withUnsafeMutableBufferPointer { labels in
+                for i in 0..<n where locations[i].isValid {
+                    let p = locations[i].converted(from: system, to: .gcj02)
+                    points[i] = p
+                    if let cells { labels[i] = Int32(truncatingIfNeeded: cells.label(p)) }
+                }
+            }
+        }
+        guard let poiCells = locator.poiCells else { return look }
+        let reach = Repository.landmarkReach + POIFinder.boxSlack
+        look.poisNear.withUnsafeMutableBufferPointer { near in
+            for i in 0..<n where locations[i].isValid {
+                // A cell whose address is known to be empty never asks.
+                let label = Int(look.labels[i])
+                if label > 0, slots.slotOfLabel.count > label {
+                    let slot = slots.slotOfLabel[label]
+                    if slot >= 0, slots.unplaced[Int(slot)] { continue }
+                }
+                near[i] = poiCells.mayHold(BoundingBox.around(look.points[i], radius: reach)) ? 2 : 1
+            }
+        }
+        return look
+    }
+
     /// Keeps the address of a new key.
     fileprivate func keep(_ key: Int32, _ address: (address: Address, formatted: String)) {
         addresses[key] = address
@@ -167,17 +207,24 @@ extension Repository {
                 let cells = places.cells(locator)
                 // The slots are borrowed once for all the points (see `Slots`).
                 places.withSlots { slots in
+                    // First every point's cell look-ups, then the answers: each look-up is likely a
+                    // cache miss in tables of megabytes, and a loop of look-ups alone lets the
+                    // processor wait for several at once, where one point at a time waited for each.
+                    let look = places.lookUps(locations, system: system, cells: cells, slots: slots, locator: locator)
                     for (i, location) in locations.enumerated() {
                         done = i
                         guard location.isValid else {
                             body(i, .answer(.failure(.invalidArgument(name: "location", reason: location.invalidReason))))
                             continue
                         }
-                        let p = location.converted(from: system, to: .gcj02)
+                        let p = look.points[i]
                         do {
-                            let (key, unplaced, new) = try slots.key(p, cells: cells, locator, system)
+                            let (key, unplaced, new) = try slots.key(p, label: Int(look.labels[i]), cells: cells, locator, system)
                             if let new { places.keep(key, new) }
-                            if unplaced || !locator.mayHavePOIs(in: BoundingBox.around(p, radius: Self.landmarkReach + POIFinder.boxSlack)) {
+                            let poisNear = look.poisNear[i] == 0
+                                ? locator.mayHavePOIs(in: BoundingBox.around(p, radius: Self.landmarkReach + POIFinder.boxSlack))
+                                : look.poisNear[i] == 2
+                            if unplaced || !poisNear {
                                 body(i, .key(key))
                             } else {
                                 body(i, .answer(.success(try answer(location, system: system, radius: radius, poiLimit: poiLimit, locator: locator, db: db))))
@@ -214,6 +261,7 @@ extension Repository {
                     regions.notePOIBatch(count, db)
                 } else {
                     regions.noteRegionBatch(count, db) { try RegionLocator(cache: regions, db: db).buildCells() }
+                    regions.noteTownBatch(count, db)
                 }
             }
         }

@@ -60,6 +60,36 @@ import Testing
         }
     }
 
+    /// The index a batch builds straight from the bytes is the one built from the decoded
+    /// polygons, and a blob one refuses the other refuses with the same error.
+    @Test func indexFromBytesIsTheDecodedPolygonsIndex() {
+        let same = Self.expectSameIndex
+        let good = Self.sample.encoded()
+        same(good, "sample")
+        for length in 0..<good.count { same(Array(good.prefix(length)), "first \(length) bytes") }
+        var open = good; open[good.count - 1] ^= 0x01
+        same(open, "open ring")
+        var outOfRange = good; outOfRange.replaceSubrange(32..<36, with: [0xFF, 0xFF, 0xFF, 0x7F])
+        same(outOfRange, "out of range")
+    }
+
+    /// `PolygonIndex(encoded:)` of `bytes` is `PolygonIndex(polygons:)` of what `MultiPolygon(encoded:)`
+    /// decodes (the same arrays, box and area), or both refuse `bytes` with the same error.
+    static func expectSameIndex(_ bytes: [UInt8], _ what: String) {
+        switch (Result { try MultiPolygon(encoded: bytes) }, Result { try PolygonIndex(encoded: bytes) }) {
+        case (.success(let polygon), .success(let index)):
+            let built = PolygonIndex(polygons: polygon.polygons)
+            #expect(index.xs == built.xs && index.ys == built.ys, "\(what)")
+            #expect(index.edges == built.edges && index.bandStarts == built.bandStarts, "\(what)")
+            #expect(index.bounds == built.bounds && index.rings.count == built.rings.count && index.parts.count == built.parts.count, "\(what)")
+            #expect(index.area == polygon.area, "\(what)")
+        case (.failure(let a), .failure(let b)):
+            #expect("\(a)" == "\(b)", "\(what)")
+        default:
+            Issue.record("one decodes and the other does not: \(what)")
+        }
+    }
+
     @Test func geoJSONGeometryIsValidJSON() throws {
         let mp = try MultiPolygon(wkt: "POLYGON((0 0,10 0,10 10,0 0),(1 1,2 1.5,2 2,1 1))")
         let json = mp.geoJSONGeometry

@@ -9,6 +9,16 @@ import Testing
 /// answer, on the seed, for points spread over land, sea and neighbouring countries and for
 /// points right beside borders.
 @Suite(.tags(.seed), .skippedInFastRuns) struct RegionCellsTests {
+    /// Every boundary of the seed gives the same index built straight from its bytes (as a
+    /// batch builds it) as from its decoded polygons.
+    @Test func everySeedBoundaryIndexesAsItsPolygons() throws {
+        let blobs = try SeedDatabase.repository.read { db in
+            try db.makeStatement("SELECT code, boundary FROM region WHERE boundary IS NOT NULL").rows([]) { ($0.int64(0), $0.blob(1)) }
+        }
+        #expect(blobs.count > 3_000)
+        for (code, blob) in blobs { EncodingTests.expectSameIndex(blob, "region \(code)") }
+    }
+
     let repo = SeedDatabase.repository
 
     /// Points uniform in 98–122°E, 22–42°N (a fixed sequence), as GPS traces over China,

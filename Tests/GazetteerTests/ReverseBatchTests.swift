@@ -113,12 +113,16 @@ import Testing
         "116.3,39.9,1", "", ",", "abc", "116.4，39.9", "39.9,116.4", "200,10", "nan,nan", "0x1p7,30",
         "116.3 1,39.9", "12.3.4,5", "..,1", "-,-", "116.3,", ",39.9", "1e999,1", "116.39747712345678901234,39.9",
         "116.3\r,39.9", "116.3,39.9\u{0}", "116.3,39.9e",
+        // The one-pass form's edges: a point without decimals, leading zeros, 15 and 16 digits, -0.
+        "116.,39.9", "0116.50,039.25\t", "-116.5,-39.25", "116.397477123456,39.9", "116.3974771234567,39.9",
+        " -0 , -0.000 ", "116,40", "116.3,,39.9", "116.3,39.9 x", "116-3,39.9",
     ])
     func plainBytesParseAsText(text: String) {
         let fast = Array(text.utf8).withUnsafeBufferPointer { Coordinate(parsingPlainUTF8: $0) }
         let slow = try? Coordinate(parsing: text)
         if let fast {
             #expect(fast == slow)
+            #expect(fast.longitude.sign == slow?.longitude.sign && fast.latitude.sign == slow?.latitude.sign)
         }
         let plain = text.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D && $0 != 0 }
         if plain && slow != nil { #expect(fast != nil) }

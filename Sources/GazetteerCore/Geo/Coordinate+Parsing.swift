@@ -46,6 +46,12 @@ extension Coordinate {
     /// gives for it; nil for anything else, valid or not, so that `init(parsing:)` decides
     /// (and says what is wrong).
     public init?(parsingPlainUTF8 bytes: UnsafeBufferPointer<UInt8>) {
+        // The usual line (`116.397128,39.916527`) in one pass; any other form as below.
+        if let c = Self.commonForm(bytes) {
+            guard c.isValid else { return nil }
+            self = c
+            return
+        }
         var comma = -1
         for (i, b) in bytes.enumerated() {
             if b == 0x2C {
@@ -62,6 +68,53 @@ extension Coordinate {
         let c = Coordinate(longitude: lng, latitude: lat)
         guard c.isValid else { return nil }
         self = c
+    }
+
+    /// Two numbers of the form `shortDecimal` reads (`-?digits(.digits)?`, at most 15 digits
+    /// each), separated by one comma, with spaces or tabs around either: the values
+    /// `trimmedDecimal` gives for both, read in one pass over the bytes (the general path
+    /// slices the line three times and reads each byte several times). Nil for anything else.
+    private static func commonForm(_ bytes: UnsafeBufferPointer<UInt8>) -> Coordinate? {
+        guard let base = bytes.baseAddress else { return nil }
+        let end = bytes.count
+        var i = 0
+        @inline(__always) func skipBlanks() {
+            while i < end, base[i] == 0x20 || base[i] == 0x09 { i += 1 }
+        }
+        @inline(__always) func number() -> Double? {
+            let negative = i < end && base[i] == 0x2D
+            if negative { i += 1 }
+            var mantissa: Int64 = 0, digits = 0, decimals = 0
+            while i < end, base[i] &- 0x30 < 10 {
+                mantissa = mantissa &* 10 &+ Int64(base[i] &- 0x30)
+                digits += 1
+                i += 1
+            }
+            guard digits > 0 else { return nil }
+            if i < end, base[i] == 0x2E {
+                i += 1
+                while i < end, base[i] &- 0x30 < 10 {
+                    mantissa = mantissa &* 10 &+ Int64(base[i] &- 0x30)
+                    digits += 1
+                    decimals += 1
+                    i += 1
+                }
+                guard decimals > 0 else { return nil }
+            }
+            guard digits <= 15 else { return nil }
+            let value = Double(mantissa) / powersOfTen[decimals]
+            return negative ? -value : value
+        }
+        skipBlanks()
+        guard let lng = number() else { return nil }
+        skipBlanks()
+        guard i < end, base[i] == 0x2C else { return nil }
+        i += 1
+        skipBlanks()
+        guard let lat = number() else { return nil }
+        skipBlanks()
+        guard i == end else { return nil }
+        return Coordinate(longitude: lng, latitude: lat)
     }
 
     /// A digit, point, sign or exponent mark: the bytes `plainDecimal` takes.

@@ -191,9 +191,9 @@ extension MultiPolygon {
         return out
     }
 
-    /// Decodes `encoded()` output, refusing truncated, oversized or garbage bytes with
-    /// `GeometryError.corrupt` (never trapping), and applying the same ring rules as WKT.
-    public init(encoded bytes: [UInt8]) throws(GeometryError) {
+    /// The counts of an encoded geometry, each checked against the size (see `encoded()`), and
+    /// where its points start; `init(encoded:)` and `PolygonIndex(encoded:)` read the points.
+    package static func encodedLayout(_ bytes: [UInt8]) throws(GeometryError) -> (ringCounts: [Int], pointCounts: [Int], offset: Int) {
         var reader = ByteReader(bytes: bytes)
         guard bytes.count >= 8 else { throw .corrupt("\(bytes.count) bytes is too short for a geometry header") }
         guard Array(bytes[0..<4]) == Self.binaryMagic else {
@@ -235,6 +235,16 @@ extension MultiPolygon {
                 ? "truncated: \(totalPoints) points need \(totalPoints * 8) bytes, \(reader.remaining) left"
                 : "\(reader.remaining - totalPoints * 8) unexpected bytes after the last point")
         }
+        return (ringCounts, pointCounts, reader.offset)
+    }
+
+    /// Decodes `encoded()` output, refusing truncated, oversized or garbage bytes with
+    /// `GeometryError.corrupt` (never trapping), and applying the same ring rules as WKT.
+    public init(encoded bytes: [UInt8]) throws(GeometryError) {
+        let (ringCounts, pointCounts, offset) = try Self.encodedLayout(bytes)
+        var reader = ByteReader(bytes: bytes)
+        reader.offset = offset
+        let polygonCount = ringCounts.count
         var polygons: [Polygon] = []
         polygons.reserveCapacity(polygonCount)
         var ringIndex = 0

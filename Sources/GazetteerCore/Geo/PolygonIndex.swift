@@ -40,11 +40,16 @@ package struct PolygonIndex: Sendable {
     private static let maxBands = 1 << 16
 
     /// Built through plain buffers: a batch decodes every boundary (millions of points) before
-    /// its first point, and bounds checks and appends per point were most of that.
+    /// its first point, and bounds checks and appends per point were most of that. Each edge's
+    /// band span is worked out once (the count pass keeps it for the fill pass), and each ring's
+    /// total latitude change is summed as its points are copied, in the same order as a pass
+    /// of its own would, so the bands are the same.
     package init(polygons: [Polygon]) {
         let pointCount = polygons.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count + 1 } }
+        let ringCount = polygons.reduce(0) { $0 + $1.rings.count }
         // The points, each ring closed internally so edge k -> k + 1 covers every side.
-        var ringBoxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double, start: Int, end: Int)] = []
+        var ringBoxes: [RingBox] = []
+        ringBoxes.reserveCapacity(ringCount)
         var filled = 0
         xs = [Double](unsafeUninitializedCapacity: pointCount) { xs, xsDone in
             ys = [Double](unsafeUninitializedCapacity: pointCount) { ys, ysDone in
@@ -53,8 +58,10 @@ package struct PolygonIndex: Sendable {
                         let start = filled
                         var minX = Double.infinity, minY = Double.infinity
                         var maxX = -Double.infinity, maxY = -Double.infinity
+                        var totalDy = 0.0
                         points.withUnsafeBufferPointer { points in
                             for p in points {
+                                if filled > start { totalDy += abs(p.latitude - ys[filled - 1]) }
                                 xs[filled] = p.longitude
                                 ys[filled] = p.latitude
                                 filled += 1
@@ -62,27 +69,99 @@ package struct PolygonIndex: Sendable {
                                 minY = Swift.min(minY, p.latitude); maxY = Swift.max(maxY, p.latitude)
                             }
                             if let first = points.first, let last = points.last, first != last {
+                                totalDy += abs(first.latitude - ys[filled - 1])
                                 xs[filled] = first.longitude
                                 ys[filled] = first.latitude
                                 filled += 1
                             }
                         }
-                        ringBoxes.append((minX, minY, maxX, maxY, start, filled))
+                        ringBoxes.append((minX, minY, maxX, maxY, start, filled, totalDy))
                     }
                 }
                 ysDone = filled
             }
             xsDone = filled
         }
-        edges.reserveCapacity(pointCount + pointCount / 4)
+        buildBands(ringBoxes, ringsPerPolygon: polygons.map(\.rings.count))
+    }
+
+    /// A ring's box, its points' range in `xs` / `ys`, and the sum of its edges' latitude changes.
+    private typealias RingBox = (minX: Double, minY: Double, maxX: Double, maxY: Double, start: Int, end: Int, totalDy: Double)
+
+    /// The index of a stored boundary (`MultiPolygon.encoded()`), built from its bytes: the same
+    /// index as `PolygonIndex(polygons:)` of `MultiPolygon(encoded:)`'s polygons, and the same
+    /// errors, without the polygons (a batch builds thousands and needs only the index).
+    package init(encoded bytes: [UInt8]) throws(GeometryError) {
+        let (ringCounts, pointCounts, offset) = try MultiPolygon.encodedLayout(bytes)
+        let pointCount = pointCounts.reduce(0, +)
+        var ringBoxes: [RingBox] = []
+        ringBoxes.reserveCapacity(pointCounts.count)
+        var failure: GeometryError?
+        var filled = 0
+        bytes.withUnsafeBytes { raw in
+            xs = [Double](unsafeUninitializedCapacity: pointCount) { xs, xsDone in
+                ys = [Double](unsafeUninitializedCapacity: pointCount) { ys, ysDone in
+                    var at = offset
+                    rings: for (r, n) in pointCounts.enumerated() {
+                        let start = filled
+                        var minX = Double.infinity, minY = Double.infinity
+                        var maxX = -Double.infinity, maxY = -Double.infinity
+                        var totalDy = 0.0
+                        for _ in 0..<n {
+                            // As `MultiPolygon(encoded:)` reads a point, and refuses one out of range.
+                            let lng = Double(Int32(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)))) / MultiPolygon.binaryScale
+                            let lat = Double(Int32(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self)))) / MultiPolygon.binaryScale
+                            at += 8
+                            let c = Coordinate(longitude: lng, latitude: lat)
+                            guard c.isValid else {
+                                failure = .corrupt("coordinate (\(c.longitude) \(c.latitude)) out of range in ring \(r + 1)")
+                                break rings
+                            }
+                            if filled > start { totalDy += abs(lat - ys[filled - 1]) }
+                            xs[filled] = lng
+                            ys[filled] = lat
+                            filled += 1
+                            minX = Swift.min(minX, lng); maxX = Swift.max(maxX, lng)
+                            minY = Swift.min(minY, lat); maxY = Swift.max(maxY, lat)
+                        }
+                        guard xs[start] == xs[filled - 1], ys[start] == ys[filled - 1] else {
+                            failure = .corrupt("ring \(r + 1) is not closed")
+                            break
+                        }
+                        ringBoxes.append((minX, minY, maxX, maxY, start, filled, totalDy))
+                    }
+                    ysDone = filled
+                }
+                xsDone = filled
+            }
+        }
+        if let failure { throw failure }
+        buildBands(ringBoxes, ringsPerPolygon: ringCounts)
+    }
+
+    /// The bands of every ring (see `init(polygons:)`), once `xs` and `ys` hold the points.
+    private mutating func buildBands(_ ringBoxes: [RingBox], ringsPerPolygon: [Int]) {
+        let filled = xs.count
+        let ringCount = ringBoxes.count
+        // Per edge, its first and last band (the fill pass reads what the count pass found).
+        let spans = UnsafeMutableBufferPointer<(lo: Int32, hi: Int32)>.allocate(capacity: Swift.max(1, filled))
+        defer { spans.deallocate() }
         var counts: [Int32] = []
+        var bandStarts: [Int32] = []
+        bandStarts.reserveCapacity(ringCount + filled / Self.edgesPerBand + 1)
+        var entries = 0
+        rings.reserveCapacity(ringCount)
         var ringIndex = 0
+        // First the bands of every ring and how many entries each holds; then the entries.
+        var ringBands: [(bandCount: Int, invBandHeight: Double, base: Int, edgeBase: Int)] = []
+        ringBands.reserveCapacity(ringCount)
+        parts.reserveCapacity(ringsPerPolygon.count)
         ys.withUnsafeBufferPointer { ys in
-            for polygon in polygons {
+            for ringsOfPolygon in ringsPerPolygon {
                 var part = Part(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity,
                                 ringStart: Int32(rings.count), ringEnd: Int32(rings.count))
-                for _ in polygon.rings {
-                    let (minX, minY, maxX, maxY, start, end) = ringBoxes[ringIndex]
+                for _ in 0..<ringsOfPolygon {
+                    let (minX, minY, maxX, maxY, start, end, totalDy) = ringBoxes[ringIndex]
                     ringIndex += 1
                     let edgeCount = Swift.max(0, end - start - 1)
                     let height = maxY - minY
@@ -91,8 +170,6 @@ package struct PolygonIndex: Sendable {
                         // An edge is listed in every band its latitude span meets, so about
                         // edgeCount + Σ|Δy| / bandHeight entries in all. Spiky rings would blow that
                         // up: cap the bands so the index stays within ~4 entries per edge.
-                        var totalDy = 0.0
-                        for k in start..<(end - 1) { totalDy += abs(ys[k + 1] - ys[k]) }
                         let bySize = edgeCount / Self.edgesPerBand
                         let byMemory = totalDy > 0 ? Double(3 * edgeCount) * height / totalDy : Double(Self.maxBands)
                         bandCount = Swift.max(1, Swift.min(bySize, Self.maxBands, Int(Swift.min(byMemory, Double(Self.maxBands)))))
@@ -105,38 +182,31 @@ package struct PolygonIndex: Sendable {
                         return b >= Double(bandCount - 1) ? bandCount - 1 : Int(b)
                     }
 
-                    // Count, then fill (CSR): edges whose latitude span meets each band.
+                    // Count (CSR): edges whose latitude span meets each band. Horizontal edges are
+                    // listed too (in one band each): `contains` skips them by its crossing test, and
+                    // `distanceToBoundary(within:)` needs every edge.
                     counts.removeAll(keepingCapacity: true)
                     counts.append(contentsOf: repeatElement(0, count: bandCount + 1))
                     let base = bandStarts.count
-                    let edgeBase = Int32(edges.count)
+                    let edgeBase = entries
                     counts.withUnsafeMutableBufferPointer { counts in
-                        // Horizontal edges are listed too (in one band each): `contains` skips them by
-                        // its crossing test, and `distanceToBoundary(within:)` needs every edge.
                         if edgeCount > 0 {
                             for k in start..<(end - 1) {
-                                let lo = band(Swift.min(ys[k], ys[k + 1]))
-                                let hi = band(Swift.max(ys[k], ys[k + 1]))
-                                for b in lo...hi { counts[b + 1] += 1 }
-                            }
-                        }
-                        for b in 0..<bandCount { counts[b + 1] += counts[b] }
-                        for b in 0...bandCount { bandStarts.append(edgeBase + counts[b]) }
-                        edges.append(contentsOf: repeatElement(0, count: Int(counts[bandCount])))
-                        if edgeCount > 0 {
-                            edges.withUnsafeMutableBufferPointer { edges in
-                                for k in start..<(end - 1) {
-                                    let lo = band(Swift.min(ys[k], ys[k + 1]))
-                                    let hi = band(Swift.max(ys[k], ys[k + 1]))
-                                    for b in lo...hi {
-                                        edges[Int(edgeBase + counts[b])] = Int32(k)
-                                        counts[b] += 1
-                                    }
+                                let a = ys[k], b = ys[k + 1]
+                                let lo = band(Swift.min(a, b)), hi = band(Swift.max(a, b))
+                                spans[k] = (Int32(truncatingIfNeeded: lo), Int32(truncatingIfNeeded: hi))
+                                if lo == hi {
+                                    counts[lo + 1] &+= 1
+                                } else {
+                                    for b in lo...hi { counts[b + 1] &+= 1 }
                                 }
                             }
                         }
+                        for b in 0..<bandCount { counts[b + 1] &+= counts[b] }
+                        for b in 0...bandCount { bandStarts.append(Int32(edgeBase) &+ counts[b]) }
+                        entries += Int(counts[bandCount])
                     }
-
+                    ringBands.append((bandCount, invBandHeight, base, edgeBase))
                     rings.append(Ring(minX: minX, minY: minY, maxX: maxX, maxY: maxY,
                                       invBandHeight: invBandHeight, bandCount: Int32(bandCount),
                                       bandBase: Int32(base), pointStart: Int32(start), pointEnd: Int32(end)))
@@ -151,6 +221,59 @@ package struct PolygonIndex: Sendable {
                 }
             }
         }
+        // Fill: each ring's edges into its bands, in edge order within a band.
+        let starts = bandStarts
+        edges = [Int32](unsafeUninitializedCapacity: entries) { edges, done in
+            starts.withUnsafeBufferPointer { starts in
+                var next: [Int32] = []
+                for (r, ring) in rings.enumerated() {
+                    let start = Int(ring.pointStart), end = Int(ring.pointEnd)
+                    guard end - start > 1 else { continue }
+                    let bandsOf = ringBands[r]
+                    next.removeAll(keepingCapacity: true)
+                    next.append(contentsOf: starts[bandsOf.base..<(bandsOf.base + bandsOf.bandCount)])
+                    next.withUnsafeMutableBufferPointer { next in
+                        for k in start..<(end - 1) {
+                            let (lo, hi) = spans[k]
+                            var b = Int(lo)
+                            while b <= Int(hi) {
+                                edges[Int(next[b])] = Int32(truncatingIfNeeded: k)
+                                next[b] &+= 1
+                                b += 1
+                            }
+                        }
+                    }
+                }
+            }
+            done = entries
+        }
+        self.bandStarts = bandStarts
+    }
+
+    /// `MultiPolygon.area` of the polygons this index was built from, by the same arithmetic in
+    /// the same order, when every ring was stored closed (as `init(encoded:)` requires; a ring
+    /// `init(polygons:)` closed itself would add its closing edge here).
+    package var area: Double {
+        var total = 0.0
+        for part in parts {
+            let first = Int(part.ringStart), last = Int(part.ringEnd)
+            guard first < last, rings[first].pointEnd > rings[first].pointStart else { continue }
+            let outer = rings[first]
+            var minLat = Double.infinity, maxLat = -Double.infinity
+            for k in Int(outer.pointStart)..<Int(outer.pointEnd) { minLat = Swift.min(minLat, ys[k]); maxLat = Swift.max(maxLat, ys[k]) }
+            let kx = 111_320.0 * cos((minLat + maxLat) / 2 * .pi / 180), ky = 110_574.0
+            for r in first..<last {
+                let ring = rings[r]
+                var twice = 0.0
+                if ring.pointEnd - ring.pointStart > 1 {
+                    for j in (Int(ring.pointStart) + 1)..<Int(ring.pointEnd) {
+                        twice += xs[j - 1] * ys[j] - xs[j] * ys[j - 1]
+                    }
+                }
+                total += (r == first ? 1 : -1) * abs(twice) / 2 * kx * ky
+            }
+        }
+        return Swift.max(total, 0)
     }
 
     /// Even-odd test per polygon; true if any polygon contains the point.

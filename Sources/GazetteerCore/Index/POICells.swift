@@ -73,7 +73,7 @@ package struct POICells: Sendable {
         // Per POI, the block and bit of its box's minimum corner (block -1: a wide box); the
         // other cells of a box (a point's spans one, or two at an edge) as extra marks.
         // Plain buffers throughout: a million POIs, several passes each.
-        var blockBits = [UInt64](repeating: 0, count: (blockColumns * (rows / 8) + 63) / 64)
+        var blockBits = HugePages.zeroed(UInt64.self, count: (blockColumns * (rows / 8) + 63) / 64)
         let cornerBlock = UnsafeMutableBufferPointer<Int>.allocate(capacity: count)
         let cornerBit = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: count)
         defer { cornerBlock.deallocate(); cornerBit.deallocate() }
@@ -108,13 +108,13 @@ package struct POICells: Sendable {
                 }
             }
         }
-        var ranks = [UInt32](repeating: 0, count: blockBits.count)
+        var ranks = HugePages.zeroed(UInt32.self, count: blockBits.count)
         var total = 0
         for (i, word) in blockBits.enumerated() {
             ranks[i] = UInt32(total)
             total += word.nonzeroBitCount
         }
-        var blocks = [UInt64](repeating: 0, count: total)
+        var blocks = HugePages.zeroed(UInt64.self, count: total)
         var starts = [UInt32](repeating: 0, count: total + 1)
         var placedIDs = [Int64](), placedBoxes = [Float](), cellOf = [UInt8]()
         blockBits.withUnsafeBufferPointer { blockBits in

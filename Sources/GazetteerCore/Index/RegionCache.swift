@@ -26,6 +26,8 @@ package final class RegionCache: Sendable {
         /// Boxed: a reverse geocode tests a few shapes per point, and copying a bare
         /// `MultiPolygon` out of the dictionary retains and releases each of its arrays.
         var shapes: [Int64: Shape] = [:]
+        /// Boundaries as polygons, for outlines and maps (see `shape`).
+        var polygons: [Int64: MultiPolygon] = [:]
         /// Boundaries simplified for drawing (see `simplifiedShape`), and their points in all.
         var simplified: [SimplifiedKey: MultiPolygon] = [:]
         var simplifiedPoints = 0
@@ -34,6 +36,11 @@ package final class RegionCache: Sendable {
         /// Towns as public regions, per coordinate system (see `townRegion`).
         var townRegions: [PlacedKey: Region] = [:]
         var towns: [Int64: TownSet] = [:]
+        /// Every district's towns with a centre and how many towns it has, read in one scan
+        /// for a large batch (see `noteTownBatch`); nil: each district's are queried on first use.
+        var townLists: [Int64: (centres: [TownCentre], count: Int)]?
+        /// Whether a batch has claimed loading `townLists`.
+        var townListsClaimed = false
         var names: Names?
         /// Every region's row, when stored with the names (see `entry`).
         var rows: RegionRows?
@@ -88,11 +95,14 @@ package final class RegionCache: Sendable {
             if s.generation != nil {
                 s.entries.removeAll()
                 s.shapes.removeAll()
+                s.polygons.removeAll()
                 s.simplified.removeAll()
                 s.simplifiedPoints = 0
                 s.placed.removeAll()
                 s.townRegions.removeAll()
                 s.towns.removeAll()
+                s.townLists = nil
+                s.townListsClaimed = false
                 s.names = nil
                 s.rows = nil
                 s.grid = nil
@@ -251,24 +261,43 @@ package final class RegionCache: Sendable {
         return e
     }
 
+    /// A boundary as reverse geocoding reads it: its point-in-polygon index alone, built straight
+    /// from the stored bytes (`PolygonIndex(encoded:)`). A batch builds thousands; the polygons
+    /// themselves (`shape`) would double their memory and page faults and are not read.
     package final class Shape: Sendable {
-        package let polygon: MultiPolygon
-        package init(_ polygon: MultiPolygon) { self.polygon = polygon }
+        package let index: PolygonIndex
+        package init(_ index: PolygonIndex) { self.index = index }
 
-        /// `polygon.contains(p)`, reading the polygon in place: called on the shape held by
+        /// `MultiPolygon.contains`, reading the index in place: called on the shape held by
         /// the cache, it would otherwise be copied (every array retained and released).
-        package func contains(_ p: Coordinate) -> Bool { polygon.contains(p) }
+        package func contains(_ p: Coordinate) -> Bool { index.contains(longitude: p.longitude, latitude: p.latitude) }
+
+        /// `MultiPolygon.distanceToBoundary(from:within:)`.
+        package func distanceToBoundary(from p: Coordinate, within limit: Double) -> Double {
+            index.distanceToBoundary(longitude: p.longitude, latitude: p.latitude, within: limit)
+        }
+
+        /// `MultiPolygon.area`.
+        package var area: Double { index.area }
     }
 
+    /// Region `code`'s boundary as polygons (district outlines, maps), decoded on first use and kept.
     package func shape(_ code: Int64, _ db: Connection) throws -> MultiPolygon? {
-        try boxedShape(code, db)?.polygon
+        if let s = cached(db, { $0.pointee.polygons[code] }) { return s }
+        guard let blob = try boundary(code, db) else { return nil }
+        let polygon = try MultiPolygon(encoded: blob)
+        keep(db) { $0.polygons[code] = polygon }
+        return polygon
+    }
+
+    private func boundary(_ code: Int64, _ db: Connection) throws -> [UInt8]? {
+        try db.cachedStatement("SELECT boundary FROM region WHERE code = ?").first([.integer(code)], { $0.optionalBlob(0) }) ?? nil
     }
 
     package func boxedShape(_ code: Int64, _ db: Connection) throws -> Shape? {
         if let s = cached(db, { $0.pointee.shapes[code] }) { return s }
-        guard let blob = try db.cachedStatement("SELECT boundary FROM region WHERE code = ?").first([.integer(code)], { $0.optionalBlob(0) }) ?? nil
-        else { return nil }
-        let shape = Shape(try MultiPolygon(encoded: blob))
+        guard let blob = try boundary(code, db) else { return nil }
+        let shape = Shape(try PolygonIndex(encoded: blob))
         keep(db) { $0.shapes[code] = shape }
         return shape
     }
@@ -297,7 +326,7 @@ package final class RegionCache: Sendable {
         let source = blobs
         DispatchQueue.concurrentPerform(iterations: pieces) { piece in
             for i in stride(from: piece, to: source.count, by: pieces) {
-                shapes[i] = (try? MultiPolygon(encoded: source[i].blob)).map(Shape.init)
+                shapes[i] = (try? PolygonIndex(encoded: source[i].blob)).map(Shape.init)
             }
         }
         keep(db) { s in
@@ -320,8 +349,8 @@ package final class RegionCache: Sendable {
     package func simplifiedShape(_ code: Int64, tolerance: Double, _ db: Connection) throws -> MultiPolygon? {
         let key = SimplifiedKey(code: code, tolerance: tolerance)
         if let s = cached(db, { $0.pointee.simplified[key] }) { return s }
-        guard let full = try boxedShape(code, db) else { return nil }
-        let simple = full.polygon.simplified(tolerance: tolerance)
+        guard let full = try shape(code, db) else { return nil }
+        let simple = full.simplified(tolerance: tolerance)
         let points = simple.pointCount
         keep(db) { s in
             if s.simplifiedPoints + points > Self.simplifiedPointBudget {
@@ -419,16 +448,51 @@ package final class RegionCache: Sendable {
     /// The towns under `parent`: those with a centre, and how far each may name its town.
     package func towns(under parent: Int64, _ db: Connection) throws -> TownSet {
         if let t = cached(db, { $0.pointee.towns[parent] }) { return t }
-        let list = try db.cachedStatement("SELECT code, lng, lat FROM region WHERE parent = ? AND level = 3 AND lng IS NOT NULL")
-            .rows([.integer(parent)]) { TownCentre(code: $0.int64(0), center: Coordinate(longitude: $0.double(1), latitude: $0.double(2))) }
+        let list: [TownCentre], count: Int
+        if let lists = cached(db, { $0.pointee.townLists }) {
+            (list, count) = lists[parent] ?? ([], 0)
+        } else {
+            list = try db.cachedStatement("SELECT code, lng, lat FROM region WHERE parent = ? AND level = 3 AND lng IS NOT NULL")
+                .rows([.integer(parent)]) { TownCentre(code: $0.int64(0), center: Coordinate(longitude: $0.double(1), latitude: $0.double(2))) }
+            count = list.isEmpty ? 0 : try db.cachedStatement("SELECT count(*) FROM region WHERE parent = ? AND level = 3")
+                .first([.integer(parent)]) { Int($0.int64(0)) } ?? 0
+        }
         var set = TownSet(centres: list, count: 0, area: nil)
         if !list.isEmpty {
-            let count = try db.cachedStatement("SELECT count(*) FROM region WHERE parent = ? AND level = 3")
-                .first([.integer(parent)]) { Int($0.int64(0)) } ?? 0
-            set = TownSet(centres: list, count: count, area: try boxedShape(parent, db)?.polygon.area)
+            set = TownSet(centres: list, count: count, area: try boxedShape(parent, db)?.area)
         }
         keep(db) { $0.towns[parent] = set }
         return set
+    }
+
+    /// Reads every district's towns in one scan once a batch has `regionCellsAfter` points: such
+    /// a batch places points in nearly every district, and two queries per district (a few
+    /// thousand rows through the parent index) cost several times the scan. The lists are those
+    /// `towns(under:)` queries one district at a time, in the same order (by code), so the
+    /// towns named are the same. As with the cells, one thread loads, and a failure only leaves
+    /// the per-district queries.
+    package func noteTownBatch(_ count: Int, _ db: Connection) {
+        let claimed = state.write { s -> Bool in
+            guard count >= Self.regionCellsAfter, s.serves(db), s.townLists == nil, !s.townListsClaimed else { return false }
+            s.townListsClaimed = true
+            return true
+        }
+        guard claimed else { return }
+        var lists: [Int64: (centres: [TownCentre], count: Int)] = [:]
+        let loaded: Void? = try? {
+            let rows = try db.makeStatement("SELECT parent, code, lng, lat, lng IS NOT NULL FROM region WHERE level = 3 AND parent IS NOT NULL ORDER BY parent, code")
+            defer { rows.reset() }
+            while try rows.step() {
+                let parent = rows.int64(0)
+                lists[parent, default: ([], 0)].count += 1
+                if rows.int64(4) != 0 {
+                    lists[parent, default: ([], 0)].centres.append(
+                        TownCentre(code: rows.int64(1), center: Coordinate(longitude: rows.double(2), latitude: rows.double(3))))
+                }
+            }
+        }()
+        guard loaded != nil else { return }
+        keep(db) { $0.townLists = lists }
     }
 }
 

@@ -51,7 +51,7 @@ package struct RegionCells: Sendable, Equatable {
     /// - Returns: nil when the grid cannot be made (empty or polar bounds, or more than
     ///   `UInt16` distinct answers).
     package static func build(
-        bounds: BoundingBox, shapes: [MultiPolygon], slack: Double, deepest: (Coordinate) throws -> Int64?
+        bounds: BoundingBox, shapes: [PolygonIndex], slack: Double, deepest: (Coordinate) throws -> Int64?
     ) rethrows -> RegionCells? {
         guard bounds.minLongitude <= bounds.maxLongitude, bounds.minLatitude <= bounds.maxLatitude,
               bounds.maxLatitude < 80, bounds.minLatitude > -80 else { return nil }
@@ -228,6 +228,7 @@ extension RegionCells {
         let count = g.columns * g.rows
         guard lengths.reduce(0, { $0 + Int($1) }) == count else { return nil }
         let cells = [UInt16](unsafeUninitializedCapacity: count) { cells, done in
+            HugePages.advise(UnsafeMutableRawBufferPointer(cells))
             var at = 0
             for (v, n) in zip(values, lengths) {
                 cells.baseAddress!.advanced(by: at).initialize(repeating: v, count: Int(n))

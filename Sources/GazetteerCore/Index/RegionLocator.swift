@@ -147,9 +147,9 @@ package struct RegionLocator {
     package func buildCells() throws -> RegionCells? {
         let grid = try cache.grid(db)
         try cache.loadShapes(grid.codes, db)
-        var shapes: [MultiPolygon] = []
+        var shapes: [PolygonIndex] = []
         for code in grid.codes {
-            if let shape = try cache.boxedShape(code, db) { shapes.append(shape.polygon) }
+            if let shape = try cache.boxedShape(code, db) { shapes.append(shape.index) }
         }
         return try RegionCells.build(bounds: grid.bounds, shapes: shapes, slack: Self.slack) { try exactDeepest($0) }
     }
@@ -187,7 +187,7 @@ package struct RegionLocator {
             var best: (code: Int64, level: Int, distance: Double)?
             for c in try candidates(BoundingBox.around(p, radius: Self.slack)) where c.level > (found?.level ?? -1) {
                 if let f = found, !AdminCode(c.code).isWithin(AdminCode(f.code), level: RegionLevel(rawValue: f.level) ?? .town) { continue }
-                guard let shape = try boxedShape(c.code)?.polygon else { continue }
+                guard let shape = try boxedShape(c.code) else { continue }
                 let d = shape.contains(p) ? 0 : shape.distanceToBoundary(from: p, within: Self.slack)
                 if d <= Self.slack, best == nil || (c.level, -d) > (best!.level, -best!.distance) { best = (c.code, c.level, d) }
             }
