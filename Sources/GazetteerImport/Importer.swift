@@ -160,10 +160,13 @@ private final class ImportRun {
             defer { if ftsInBulk { try? db.execute("INSERT INTO poi_fts (poi_fts, rank) VALUES ('automerge', 4)") } }
             for table in poiTables { try importPOIs(table) }
             if bulk {
-                if buildsAside { side?.startFinishing() }
+                if buildsAside { side?.finishInput() }
                 try db.execute("CREATE INDEX poi_name ON poi (name); CREATE INDEX poi_adcode ON poi (adcode)")
                 try rebuildPOITree()
-                if buildsAside { try side?.copy(into: db) }
+                if buildsAside, let side {
+                    // A side index that failed (its temporary file could not grow) is made up here.
+                    if side.succeeded() { try side.copy(into: db) } else { try leaveSidePath() }
+                }
             }
         }
         try failIfErrors()

@@ -32,11 +32,10 @@ final class ParsedPOIQueue: @unchecked Sendable {
     private var producerDone = false
 
     /// Starts reading `table` (which this queue then owns until `stop()` returns). With `side`,
-    /// this thread also writes each POI's tokens to it (the existing POIs' first).
+    /// this thread also hands each POI's tokens to it.
     init(table: CSVTable, coordinateSystem: CoordinateSystem, side: SideSearchIndex? = nil) {
         let source = UncheckedTable(table: table)
         Thread.detachNewThread { [self] in
-            side?.indexExisting()
             self.produce(source.table, coordinateSystem, side)
         }
     }

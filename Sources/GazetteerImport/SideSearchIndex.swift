@@ -1,14 +1,15 @@
 import Foundation
 import GazetteerCore
 import GazetteerSQLite
-import GazetteerSupport
 
-/// The POI search index (`poi_fts`) of a big import, built on the reading thread while the
+/// The POI search index (`poi_fts`) of a big import, built on a thread of its own while the
 /// importer's thread writes the rows, the other indexes and the R*Tree: FTS5's work (about a
-/// quarter of the writing thread's) moves to the second core. It is built through a second
-/// connection in a private temporary database (SQLite's own: the file is unlinked as soon as it
-/// is opened, so nothing is left behind by a failure, Ctrl-C or a crash), with the target's own
-/// `poi_fts` DDL and settings, and then copied, shadow table by shadow table, into the target
+/// third of the writing thread's) moves off the critical path. The reading thread hands each
+/// POI's tokens over in batches; the index thread may lag behind the rows (up to `capacity`
+/// batches) and catch up while the importer builds the other indexes. It is built through a
+/// second connection in a private temporary database (SQLite's own: the file is unlinked as soon
+/// as it is opened, so nothing is left behind by a failure, Ctrl-C or a crash), with the target's
+/// own `poi_fts` DDL and settings, and then copied, shadow table by shadow table, into the target
 /// inside the import's transaction.
 ///
 /// It holds the existing POIs (re-tokenized from the poi table, by the same `SearchTokens.index`
@@ -30,19 +31,30 @@ final class SideSearchIndex: @unchecked Sendable {
     }
 
     private static let table = "poi_fts"
+    private static let batchSize = 256
+    /// Batches the index thread may lag behind (262,144 rows, about 25 MB of tokens).
+    private static let capacity = 1_024
+
+    typealias Tokens = (grams: String, chars: String)
 
     private let db: Connection
     private let ddl: String
     private var insert: Statement?
-    private var existing: [(rowid: Int64, name: String)]
+    // Used by the reading thread only (by the importer's once no reading thread runs).
     private var nextRowid: Int64
-    private let abandoned = Locked(false)
-    /// The first error of the side connection; the index then takes no more rows. Written by
-    /// the thread that adds rows, read by the importer's once that thread is done.
-    private(set) var failure: Error?
-    private var finishing: Thread?
-    private let finished = NSCondition()
-    private var finishResult: Result<Void, Error>?
+    private var pending: [(Int64, Tokens)] = []
+    /// Set once a batch was refused (the index abandoned): no more rows are taken.
+    private var refused = false
+
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var batches: [[(Int64, Tokens)]] = []
+    private var inputDone = false
+    private var abandoned = false
+    private var stopped = false
+    private var workerDone = false
+    /// How the index thread ended: committed, or the first error of the side connection.
+    private var result: Result<Void, Error>?
 
     /// - Parameters:
     ///   - target: the import's connection, inside its transaction: the index's DDL and
@@ -55,11 +67,12 @@ final class SideSearchIndex: @unchecked Sendable {
         }
         let settings = try target.cachedStatement("SELECT k, v FROM \(Self.table)_config WHERE k <> 'version'").rows { ($0.value(0), $0.value(1)) }
         self.ddl = ddl
-        self.existing = existing
         nextRowid = firstNewRowid
         // "": a private temporary database, deleted when closed (its file unlinked at once).
         db = try Connection(path: "", mode: .readWrite)
-        try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -32768")
+        // A small cache and no mapping: FTS5 writes each leaf page once, and the pages wait in the
+        // file (the system's page cache) for the copy rather than in this process's memory.
+        try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -4096; PRAGMA mmap_size = 0")
         try db.execute(ddl)
         try db.execute("BEGIN")
         let set = try db.makeStatement("INSERT INTO \(Self.table) (\(Self.table), rank) VALUES (?, ?)")
@@ -69,81 +82,131 @@ final class SideSearchIndex: @unchecked Sendable {
         try set.run(["hashsize", .integer(67_108_864)])
         try set.run(["automerge", .integer(0)])
         insert = try db.makeStatement("INSERT INTO \(Self.table) (rowid, grams, chars) VALUES (?, ?, ?)")
+        Thread.detachNewThread { [self] in work(existing: existing) }
     }
 
-    /// Indexes the existing POIs, once; called by the reading thread before its first row.
-    func indexExisting() {
-        let rows = existing
-        existing = []
-        for row in rows where !write(rowid: row.rowid, SearchTokens.index(row.name)) { return }
-    }
-
-    /// Indexes a new POI's tokens under the next rowid and returns that rowid; nil once the
-    /// index failed or was abandoned. Called by the reading thread.
-    func add(_ tokens: (grams: String, chars: String)) -> Int64? {
-        guard !abandoned.withLock({ $0 }), write(rowid: nextRowid, tokens) else { return nil }
+    /// Takes a new POI's tokens for the next rowid and returns that rowid; nil once the index
+    /// was abandoned. Called by the reading thread.
+    func add(_ tokens: Tokens) -> Int64? {
+        if refused { return nil }
+        let rowid = nextRowid
+        pending.append((rowid, tokens))
+        if pending.count == Self.batchSize {
+            guard hand(pending) else {
+                refused = true
+                pending = []
+                return nil
+            }
+            pending.removeAll(keepingCapacity: true)
+        }
         nextRowid += 1
-        return nextRowid - 1
+        return rowid
     }
 
-    private func write(rowid: Int64, _ tokens: (grams: String, chars: String)) -> Bool {
-        guard failure == nil else { return false }
+    /// Queues a batch for the index thread, waiting while it lags `capacity` batches behind;
+    /// false once abandoned.
+    private func hand(_ batch: [(Int64, Tokens)]) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while batches.count >= Self.capacity && !abandoned && !stopped { condition.wait() }
+        if abandoned || stopped { return false }
+        batches.append(batch)
+        condition.broadcast()
+        return true
+    }
+
+    /// Tells the reading and index threads to stop: the importer goes on row by row.
+    func abandon() {
+        signal {
+            abandoned = true
+            batches.removeAll()
+        }
+    }
+
+    /// Changes the shared state under the lock and wakes every waiting thread.
+    private func signal(_ change: () -> Void) {
+        condition.lock()
+        change()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Says no more rows come: the index thread writes what is queued and then the index's last
+    /// segment (FTS5's pending terms), overlapping the importer's index builds. Call once no
+    /// reading thread runs.
+    func finishInput() {
+        if !pending.isEmpty { _ = hand(pending) }
+        pending = []
+        signal { inputDone = true }
+    }
+
+    /// The index thread: the existing POIs first, then each batch as it comes; at the end of
+    /// input, the commit. After an error it only drains the queue (the importer then sees the
+    /// failure in `succeeded`).
+    private func work(existing: [(rowid: Int64, name: String)]) {
+        var failure: Error?
         do {
-            try insert!.run { s throws(SQLiteError) in
-                try s.bind(.integer(rowid), at: 1)
-                try s.bind(.text(tokens.grams), at: 2)
-                try s.bind(.text(tokens.chars), at: 3)
+            for row in existing { try write(row.rowid, SearchTokens.index(row.name)) }
+        } catch { failure = error }
+        while true {
+            condition.lock()
+            while batches.isEmpty && !inputDone && !abandoned && !stopped { condition.wait() }
+            if abandoned || stopped || batches.isEmpty {
+                let finish = !abandoned && !stopped
+                condition.unlock()
+                var outcome: Result<Void, Error> = failure.map { .failure($0) } ?? .success(())
+                if finish, failure == nil {
+                    outcome = Result { try db.execute("INSERT INTO \(Self.table) (\(Self.table), rank) VALUES ('automerge', 4); COMMIT") }
+                }
+                signal {
+                    result = outcome
+                    workerDone = true
+                }
+                return
             }
-            return true
-        } catch {
-            failure = error
-            return false
+            let batch = batches.removeFirst()
+            condition.broadcast()
+            condition.unlock()
+            guard failure == nil else { continue }
+            do {
+                for (rowid, tokens) in batch { try write(rowid, tokens) }
+            } catch { failure = error }
         }
     }
 
-    /// Tells the reading thread to stop adding rows: the importer goes on row by row.
-    func abandon() { abandoned.withLock { $0 = true } }
-
-    /// Starts writing the index's last segment (FTS5's pending terms) on a thread of its own,
-    /// so it overlaps the importer's index builds. Call once no thread adds rows any more.
-    func startFinishing() {
-        let thread = Thread { [self] in
-            let result = Result { () throws in
-                if let failure { throw failure }
-                try db.execute("INSERT INTO \(Self.table) (\(Self.table), rank) VALUES ('automerge', 4); COMMIT")
-            }
-            finished.lock()
-            finishResult = result
-            finished.broadcast()
-            finished.unlock()
+    private func write(_ rowid: Int64, _ tokens: Tokens) throws(SQLiteError) {
+        try insert!.run { s throws(SQLiteError) in
+            try s.bind(.integer(rowid), at: 1)
+            try s.bind(.text(tokens.grams), at: 2)
+            try s.bind(.text(tokens.chars), at: 3)
         }
-        finishing = thread
-        thread.start()
     }
 
-    /// Waits for the finishing thread, if one was started, and closes the side database (its
-    /// temporary file goes with it). Call once no thread adds rows any more.
+    /// Waits for the index thread after `finishInput`: true when the index is complete.
+    func succeeded() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !workerDone { condition.wait() }
+        if case .success = result { return true }
+        return false
+    }
+
+    /// Stops the index thread (after its commit, if it is finishing) and closes the side
+    /// database; its temporary file goes with it. Call once no reading thread runs.
     func close() {
-        if finishing != nil { _ = waitFinished() }
+        signal { stopped = true }
+        _ = succeeded()  // waits for the index thread to end
         insert = nil
         db.close()
     }
 
     var isOpen: Bool { db.isOpen }
 
-    private func waitFinished() -> Result<Void, Error> {
-        finished.lock()
-        defer { finished.unlock() }
-        while finishResult == nil { finished.wait() }
-        return finishResult!
-    }
-
     /// Replaces the target's `poi_fts` with this index, inside the target's open transaction.
     /// The table is dropped and made again from its own DDL (so no FTS5 state cached by the
     /// target's connection outlives the swap), then each shadow table is copied row for row.
     func copy(into target: Connection) throws {
-        if finishing == nil { startFinishing() }
-        try waitFinished().get()
+        guard succeeded() else { throw SQLiteError(code: 1, message: "the side index is not complete") }
 
         let shadows = "SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE '\(Self.table)!_%' ESCAPE '!' ORDER BY name"
         let tables = try db.makeStatement(shadows).rows { $0.text(0) }
