@@ -25,6 +25,11 @@ public struct ImportOptions: Sendable {
     /// A bulk-built R*Tree of up to this many POIs is sorted in memory, a bigger one by SQLite
     /// (tests ask for both).
     var rtreeInMemoryPoints = RTreeBulkLoader.inMemoryPoints
+    /// Whether a bulk import builds the POI search index aside (`SideSearchIndex`): when it
+    /// pays, or (tests) always or never.
+    var searchIndexAside = SearchIndexAside.whenItPays
+
+    enum SearchIndexAside: Sendable { case whenItPays, always, never }
 
     public init() {}
 }

@@ -9,6 +9,10 @@ import GazetteerSQLite
 public final class Importer {
     public let path: String
     let db: Connection
+    /// How the last `importFiles` call built the POI search index, and its side index if it
+    /// made one (for tests).
+    private(set) var lastSearchIndexPath = SearchIndexPath.rowByRow
+    private(set) var lastSideIndex: SideSearchIndex?
 
     /// Opens (creating if needed) the database at `path` for writing.
     public init(path: String) throws(GazetteerError) {
@@ -55,6 +59,7 @@ public final class Importer {
         tables.sort { ($0.format, $0.path) < ($1.format, $1.path) }
 
         let run = ImportRun(db: db, options: options, tables: tables, progress: progress, started: started)
+        defer { (lastSearchIndexPath, lastSideIndex) = (run.searchIndexPath, run.side) }
         do {
             try db.execute("PRAGMA cache_size = -131072")
             var summary = try db.savepoint { () throws -> ImportSummary in
@@ -73,6 +78,16 @@ public final class Importer {
             throw error
         }
     }
+}
+
+/// How an import wrote the POI search index.
+enum SearchIndexPath: Equatable {
+    /// Row by row through the import's connection.
+    case rowByRow
+    /// Built aside on the reading thread and copied in (`SideSearchIndex`).
+    case aside
+    /// Begun aside, then row by row from a row on whose rowid the side index could not count.
+    case abandoned
 }
 
 /// The state of one import while it runs.
@@ -97,6 +112,13 @@ private final class ImportRun {
     /// Whether the POI indexes are built after the rows (see `ImportOptions.bulkIndexBytes`).
     /// The index definitions recreated then must match schema.sql.
     var bulk = false
+    /// The search index built aside, if this import made one; in use while `searchIndexPath`
+    /// is `.aside`.
+    var side: SideSearchIndex?
+    var searchIndexPath = SearchIndexPath.rowByRow
+    var buildsAside: Bool { searchIndexPath == .aside }
+    /// Whether poi_fts got the bulk settings (big flushes, no merging) in this import.
+    var ftsInBulk = false
 
     /// Category codes already offered to the category table by this import.
     var categoriesOffered: Set<String> = []
@@ -126,19 +148,25 @@ private final class ImportRun {
             })
             // A big file is cheaper to index after the fact than row by row. (Small ones change
             // nothing they need not: re-importing an unchanged file writes no byte.)
-            bulk = poiTables.reduce(0) { $0 + $1.reader.fileSize } > options.bulkIndexBytes
+            let poiBytes = poiTables.reduce(0) { $0 + $1.reader.fileSize }
+            bulk = poiBytes > options.bulkIndexBytes
             if bulk {
                 try db.execute("DROP INDEX IF EXISTS poi_name; DROP INDEX IF EXISTS poi_adcode")
-                // FTS5 flushes a segment each time its pending terms pass `hashsize`: bigger
-                // flushes, and no merging while rows stream in, then the default again.
-                try db.execute("INSERT INTO poi_fts (poi_fts, rank) VALUES ('hashsize', 67108864)")
-                try db.execute("INSERT INTO poi_fts (poi_fts, rank) VALUES ('automerge', 0)")
+                side = try makeSideIndex(poiBytes: poiBytes)
+                if side == nil { try bulkFTSSettings() }
             }
-            defer { if bulk { try? db.execute("INSERT INTO poi_fts (poi_fts, rank) VALUES ('automerge', 4)") } }
+            // Every reading thread has stopped by then (`importPOIs`).
+            defer { side?.close() }
+            defer { if ftsInBulk { try? db.execute("INSERT INTO poi_fts (poi_fts, rank) VALUES ('automerge', 4)") } }
             for table in poiTables { try importPOIs(table) }
             if bulk {
+                if buildsAside { side?.finishInput() }
                 try db.execute("CREATE INDEX poi_name ON poi (name); CREATE INDEX poi_adcode ON poi (adcode)")
                 try rebuildPOITree()
+                if buildsAside, let side {
+                    // A side index that failed (its temporary file could not grow) is made up here.
+                    if side.succeeded() { try side.copy(into: db) } else { try leaveSidePath() }
+                }
             }
         }
         try failIfErrors()
@@ -373,7 +401,7 @@ private final class ImportRun {
             INSERT INTO poi (\(POIRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
             """)
         // Read, parsed and tokenized on another thread; written here, row by row in file order.
-        let parsed = ParsedPOIQueue(table: table, coordinateSystem: options.coordinateSystem)
+        let parsed = ParsedPOIQueue(table: table, coordinateSystem: options.coordinateSystem, side: buildsAside ? side : nil)
         defer { parsed.stop() }
         while let batch = try parsed.next() {
             for item in batch {
@@ -386,9 +414,18 @@ private final class ImportRun {
                     try insert.run { s throws(SQLiteError) in try record.bind(to: s) }
                     if db.changes > 0 {
                         summary.pois.inserted += 1
-                        try insertPOIIndexes(rowid: db.lastInsertRowID, record, tokens: item.tokens)
+                        let rowid = db.lastInsertRowID
+                        var indexed = false
+                        if buildsAside {
+                            // Indexed aside already, or (rowid not the one counted on) by the catch-up.
+                            if item.sideRowid != rowid { try leaveSidePath() }
+                            indexed = true
+                        }
+                        try insertPOIIndexes(rowid: rowid, record, tokens: indexed ? nil : item.tokens)
                         continue
                     }
+                    // An id already there: from here on rowids are no longer the ones counted on.
+                    if buildsAside { try leaveSidePath() }
                     if let (rowid, stored) = try find.first([.text(record.id)], { s in (s.int64(0), POIRow(s, offset: 1)) }) {
                         if rowid > poiMark {
                             throw row.error("id", .duplicateKey(record.id, firstLine: nil, firstFile: nil))
@@ -407,6 +444,8 @@ private final class ImportRun {
                         try insertPOIIndexes(rowid: rowid, record, tokens: item.tokens)
                     }
                 } catch let error as ImportError {
+                    // A row indexed aside but not written shifts every later rowid.
+                    if buildsAside, item.sideRowid != nil { try leaveSidePath() }
                     try reject(error, fields: row.record.fields)
                 }
             }
@@ -424,13 +463,10 @@ private final class ImportRun {
             count: Int(count), ids: low...max(low, high), inMemoryPoints: options.rtreeInMemoryPoints)
     }
 
-    /// - Parameter tokens: `SearchTokens.index(poi.name)`, made on the reading thread.
-    private func insertPOIIndexes(rowid: Int64, _ poi: POIRow, tokens: (grams: String, chars: String)) throws {
-        try db.cachedStatement("INSERT INTO poi_fts (rowid, grams, chars) VALUES (?, ?, ?)").run { s throws(SQLiteError) in
-            try s.bind(.integer(rowid), at: 1)
-            try s.bind(.text(tokens.grams), at: 2)
-            try s.bind(.text(tokens.chars), at: 3)
-        }
+    /// - Parameter tokens: `SearchTokens.index(poi.name)`, made on the reading thread; nil when
+    ///   the row is in the search index already.
+    private func insertPOIIndexes(rowid: Int64, _ poi: POIRow, tokens: (grams: String, chars: String)?) throws {
+        if let tokens { try insertPOITokens(rowid: rowid, tokens) }
         let typecode = poi.typecodeNumber
         // The first type given for a code stays (INSERT OR IGNORE): a code met before in this
         // import need not be offered again.
@@ -441,6 +477,50 @@ private final class ImportRun {
         try db.cachedStatement("INSERT INTO poi_rtree (id, min_lng, max_lng, min_lat, max_lat, lng, lat, typecode) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
             .run([.integer(rowid), .real(poi.location.longitude), .real(poi.location.longitude), .real(poi.location.latitude),
                   .real(poi.location.latitude), .real(poi.location.longitude), .real(poi.location.latitude), .int(typecode)])
+    }
+
+    private func insertPOITokens(rowid: Int64, _ tokens: (grams: String, chars: String)) throws {
+        try db.cachedStatement("INSERT INTO poi_fts (rowid, grams, chars) VALUES (?, ?, ?)").run { s throws(SQLiteError) in
+            try s.bind(.integer(rowid), at: 1)
+            try s.bind(.text(tokens.grams), at: 2)
+            try s.bind(.text(tokens.chars), at: 3)
+        }
+    }
+
+    /// FTS5 flushes a segment each time its pending terms pass `hashsize`: bigger flushes, and
+    /// no merging while rows stream in (the default again at the end, in `execute`).
+    private func bulkFTSSettings() throws {
+        try db.execute("INSERT INTO poi_fts (poi_fts, rank) VALUES ('hashsize', 67108864)")
+        try db.execute("INSERT INTO poi_fts (poi_fts, rank) VALUES ('automerge', 0)")
+        ftsInBulk = true
+    }
+
+    /// The side index for this import's POIs when it pays (`SideSearchIndex.pays`), else nil.
+    private func makeSideIndex(poiBytes: Int) throws -> SideSearchIndex? {
+        let existing = try db.scalar("SELECT count(*) FROM poi")
+        guard case .integer(let count) = existing else { return nil }
+        switch options.searchIndexAside {
+        case .never: return nil
+        case .always: break
+        case .whenItPays: guard SideSearchIndex.pays(existing: Int(count), fileBytes: poiBytes) else { return nil }
+        }
+        let rows = try db.cachedStatement("SELECT rowid, name FROM poi ORDER BY rowid").rows { ($0.int64(0), $0.text(1)) }
+        // A side database that cannot be made (no temporary folder) leaves the row-by-row path.
+        guard let side = try? SideSearchIndex(like: db, existing: rows, firstNewRowid: poiMark + 1) else { return nil }
+        searchIndexPath = .aside
+        return side
+    }
+
+    /// Goes on row by row: the side index is dropped, and the rows this import has written so
+    /// far get their tokens here, made from the poi table as a deletion re-derives them.
+    private func leaveSidePath() throws {
+        guard buildsAside else { return }
+        side?.abandon()
+        searchIndexPath = .abandoned
+        try bulkFTSSettings()
+        let rows = try db.makeStatement("SELECT rowid, name FROM poi WHERE rowid > ? ORDER BY rowid")
+        try rows.bind([.integer(poiMark)])
+        while try rows.step() { try insertPOITokens(rowid: rows.int64(0), SearchTokens.index(rows.text(1))) }
     }
 
     /// Fills a POI's district and town when the file leaves them empty: the district from

@@ -16,6 +16,8 @@ final class ParsedPOIQueue: @unchecked Sendable {
         var tokens: (grams: String, chars: String)
         /// The file's bytes read once this row was, for progress.
         var bytesRead: Int
+        /// The rowid `SideSearchIndex` indexed the POI under (nil: not indexed aside).
+        var sideRowid: Int64?
     }
 
     private static let batchSize = 256
@@ -29,11 +31,12 @@ final class ParsedPOIQueue: @unchecked Sendable {
     private var stopped = false
     private var producerDone = false
 
-    /// Starts reading `table` (which this queue then owns until `stop()` returns).
-    init(table: CSVTable, coordinateSystem: CoordinateSystem) {
+    /// Starts reading `table` (which this queue then owns until `stop()` returns). With `side`,
+    /// this thread also hands each POI's tokens to it.
+    init(table: CSVTable, coordinateSystem: CoordinateSystem, side: SideSearchIndex? = nil) {
         let source = UncheckedTable(table: table)
         Thread.detachNewThread { [self] in
-            self.produce(source.table, coordinateSystem)
+            self.produce(source.table, coordinateSystem, side)
         }
     }
 
@@ -60,15 +63,17 @@ final class ParsedPOIQueue: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func produce(_ table: CSVTable, _ system: CoordinateSystem) {
+    private func produce(_ table: CSVTable, _ system: CoordinateSystem, _ side: SideSearchIndex?) {
         var batch: [Item] = []
         batch.reserveCapacity(Self.batchSize)
         var failure: ImportError?
         do {
             while let row = try table.next() {
                 let record = Result { () throws(ImportError) in try POIRow(csv: row, coordinateSystem: system) }
-                let tokens = (try? record.get()).map { SearchTokens.index($0.name) } ?? ("", "")
-                batch.append(Item(row: row, record: record, tokens: tokens, bytesRead: table.reader.bytesRead))
+                let name = try? record.get().name
+                let tokens = name.map { SearchTokens.index($0) } ?? ("", "")
+                let sideRowid = name == nil ? nil : side?.add(tokens)
+                batch.append(Item(row: row, record: record, tokens: tokens, bytesRead: table.reader.bytesRead, sideRowid: sideRowid))
                 if batch.count == Self.batchSize {
                     guard put(batch) else { break }
                     batch.removeAll(keepingCapacity: true)

@@ -132,6 +132,17 @@ package final class Connection: @unchecked Sendable {
         sqlite3_close_v2(handle)
     }
 
+    /// Closes the connection now rather than when the last reference goes (a temporary
+    /// database's file goes with it); a statement still held elsewhere keeps the file open until
+    /// it is released. Nothing may be run on the connection after.
+    package func close() {
+        cache.removeAll()
+        sqlite3_close_v2(handle)
+        handle = nil
+    }
+
+    package var isOpen: Bool { handle != nil }
+
     /// Fails with a message naming what is missing when this SQLite lacks FTS5 or R*Tree,
     /// which the gazetteer cannot work without.
     package static func checkFeatures() throws(SQLiteError) {

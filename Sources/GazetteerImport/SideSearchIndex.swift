@@ -1,0 +1,232 @@
+import Foundation
+import GazetteerCore
+import GazetteerSQLite
+
+/// The POI search index (`poi_fts`) of a big import, built on a thread of its own while the
+/// importer's thread writes the rows, the other indexes and the R*Tree: FTS5's work (about a
+/// third of the writing thread's) moves off the critical path. The reading thread hands each
+/// POI's tokens over in batches; the index thread may lag behind the rows (up to `capacity`
+/// batches) and catch up while the importer builds the other indexes. It is built through a
+/// second connection in a private temporary database (SQLite's own: the file is unlinked as soon
+/// as it is opened, so nothing is left behind by a failure, Ctrl-C or a crash), with the target's
+/// own `poi_fts` DDL and settings, and then copied, shadow table by shadow table, into the target
+/// inside the import's transaction.
+///
+/// It holds the existing POIs (re-tokenized from the poi table, by the same `SearchTokens.index`
+/// as new rows) and the new ones under the rowids they will get, counted on from the table's
+/// highest: that holds only while every row is new and none is rejected after it was tokenized.
+/// The importer checks each row's rowid and, at the first that differs, abandons this index and
+/// goes on row by row (`ImportRun.leaveSidePath`).
+final class SideSearchIndex: @unchecked Sendable {
+    /// Average bytes of a POI row in a CSV file (Scripts/generate_pois.py's: 150.7), to estimate
+    /// from the files' size how many rows an import adds.
+    static let bytesPerRow = 150
+
+    /// Whether an import of `fileBytes` of POIs into a table of `existing` POIs should build its
+    /// search index aside: when the existing POIs are at most a quarter of the new ones. Every
+    /// existing row is tokenized and indexed again (work the row-by-row path never does), and a
+    /// quarter bounds that extra work at a quarter of the FTS5 work the writing thread is spared.
+    static func pays(existing: Int, fileBytes: Int) -> Bool {
+        existing * 4 <= fileBytes / bytesPerRow
+    }
+
+    private static let table = "poi_fts"
+    private static let batchSize = 256
+    /// Batches the index thread may lag behind (262,144 rows, about 25 MB of tokens).
+    private static let capacity = 1_024
+
+    typealias Tokens = (grams: String, chars: String)
+
+    private let db: Connection
+    private let ddl: String
+    private var insert: Statement?
+    // Used by the reading thread only (by the importer's once no reading thread runs).
+    private var nextRowid: Int64
+    private var pending: [(Int64, Tokens)] = []
+    /// Set once a batch was refused (the index abandoned): no more rows are taken.
+    private var refused = false
+
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var batches: [[(Int64, Tokens)]] = []
+    private var inputDone = false
+    private var abandoned = false
+    private var stopped = false
+    private var workerDone = false
+    /// How the index thread ended: committed, or the first error of the side connection.
+    private var result: Result<Void, Error>?
+
+    /// - Parameters:
+    ///   - target: the import's connection, inside its transaction: the index's DDL and
+    ///     settings are read from it.
+    ///   - existing: the POIs already in the table, rowid and name, in rowid order.
+    ///   - firstNewRowid: the rowid the import's first new POI will get.
+    init(like target: Connection, existing: [(rowid: Int64, name: String)], firstNewRowid: Int64) throws {
+        guard case .text(let ddl) = try target.scalar("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(Self.table)]) else {
+            throw SQLiteError(code: 1, message: "the database has no \(Self.table) table")
+        }
+        let settings = try target.cachedStatement("SELECT k, v FROM \(Self.table)_config WHERE k <> 'version'").rows { ($0.value(0), $0.value(1)) }
+        self.ddl = ddl
+        nextRowid = firstNewRowid
+        // "": a private temporary database, deleted when closed (its file unlinked at once).
+        db = try Connection(path: "", mode: .readWrite)
+        // A small cache and no mapping: FTS5 writes each leaf page once, and the pages wait in the
+        // file (the system's page cache) for the copy rather than in this process's memory.
+        try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -4096; PRAGMA mmap_size = 0")
+        try db.execute(ddl)
+        try db.execute("BEGIN")
+        let set = try db.makeStatement("INSERT INTO \(Self.table) (\(Self.table), rank) VALUES (?, ?)")
+        for (key, value) in settings { try set.run([key, value]) }
+        // As the row-by-row bulk path sets the target's (Importer.execute): big flushes, no
+        // merging while rows stream in; the default merging again at the end.
+        try set.run(["hashsize", .integer(67_108_864)])
+        try set.run(["automerge", .integer(0)])
+        insert = try db.makeStatement("INSERT INTO \(Self.table) (rowid, grams, chars) VALUES (?, ?, ?)")
+        Thread.detachNewThread { [self] in work(existing: existing) }
+    }
+
+    /// Takes a new POI's tokens for the next rowid and returns that rowid; nil once the index
+    /// was abandoned. Called by the reading thread.
+    func add(_ tokens: Tokens) -> Int64? {
+        if refused { return nil }
+        let rowid = nextRowid
+        pending.append((rowid, tokens))
+        if pending.count == Self.batchSize {
+            guard hand(pending) else {
+                refused = true
+                pending = []
+                return nil
+            }
+            pending.removeAll(keepingCapacity: true)
+        }
+        nextRowid += 1
+        return rowid
+    }
+
+    /// Queues a batch for the index thread, waiting while it lags `capacity` batches behind;
+    /// false once abandoned.
+    private func hand(_ batch: [(Int64, Tokens)]) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while batches.count >= Self.capacity && !abandoned && !stopped { condition.wait() }
+        if abandoned || stopped { return false }
+        batches.append(batch)
+        condition.broadcast()
+        return true
+    }
+
+    /// Tells the reading and index threads to stop: the importer goes on row by row.
+    func abandon() {
+        signal {
+            abandoned = true
+            batches.removeAll()
+        }
+    }
+
+    /// Changes the shared state under the lock and wakes every waiting thread.
+    private func signal(_ change: () -> Void) {
+        condition.lock()
+        change()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Says no more rows come: the index thread writes what is queued and then the index's last
+    /// segment (FTS5's pending terms), overlapping the importer's index builds. Call once no
+    /// reading thread runs.
+    func finishInput() {
+        if !pending.isEmpty { _ = hand(pending) }
+        pending = []
+        signal { inputDone = true }
+    }
+
+    /// The index thread: the existing POIs first, then each batch as it comes; at the end of
+    /// input, the commit. After an error it only drains the queue (the importer then sees the
+    /// failure in `succeeded`).
+    private func work(existing: [(rowid: Int64, name: String)]) {
+        var failure: Error?
+        do {
+            for row in existing { try write(row.rowid, SearchTokens.index(row.name)) }
+        } catch { failure = error }
+        while true {
+            condition.lock()
+            while batches.isEmpty && !inputDone && !abandoned && !stopped { condition.wait() }
+            if abandoned || stopped || batches.isEmpty {
+                let finish = !abandoned && !stopped
+                condition.unlock()
+                var outcome: Result<Void, Error> = failure.map { .failure($0) } ?? .success(())
+                if finish, failure == nil {
+                    outcome = Result { try db.execute("INSERT INTO \(Self.table) (\(Self.table), rank) VALUES ('automerge', 4); COMMIT") }
+                }
+                signal {
+                    result = outcome
+                    workerDone = true
+                }
+                return
+            }
+            let batch = batches.removeFirst()
+            condition.broadcast()
+            condition.unlock()
+            guard failure == nil else { continue }
+            do {
+                for (rowid, tokens) in batch { try write(rowid, tokens) }
+            } catch { failure = error }
+        }
+    }
+
+    private func write(_ rowid: Int64, _ tokens: Tokens) throws(SQLiteError) {
+        try insert!.run { s throws(SQLiteError) in
+            try s.bind(.integer(rowid), at: 1)
+            try s.bind(.text(tokens.grams), at: 2)
+            try s.bind(.text(tokens.chars), at: 3)
+        }
+    }
+
+    /// Waits for the index thread after `finishInput`: true when the index is complete.
+    func succeeded() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !workerDone { condition.wait() }
+        if case .success = result { return true }
+        return false
+    }
+
+    /// Stops the index thread (after its commit, if it is finishing) and closes the side
+    /// database; its temporary file goes with it. Call once no reading thread runs.
+    func close() {
+        signal { stopped = true }
+        _ = succeeded()  // waits for the index thread to end
+        insert = nil
+        db.close()
+    }
+
+    var isOpen: Bool { db.isOpen }
+
+    /// Replaces the target's `poi_fts` with this index, inside the target's open transaction.
+    /// The table is dropped and made again from its own DDL (so no FTS5 state cached by the
+    /// target's connection outlives the swap), then each shadow table is copied row for row.
+    func copy(into target: Connection) throws {
+        guard succeeded() else { throw SQLiteError(code: 1, message: "the side index is not complete") }
+
+        let shadows = "SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE '\(Self.table)!_%' ESCAPE '!' ORDER BY name"
+        let tables = try db.makeStatement(shadows).rows { $0.text(0) }
+        try target.execute("DROP TABLE \(Self.table)")
+        try target.execute(ddl)
+        let targetTables = try target.makeStatement(shadows).rows { $0.text(0) }
+        guard targetTables == tables else {
+            throw SQLiteError(code: 1, message: "\(Self.table)'s shadow tables differ between the side index and the database")
+        }
+        for table in tables {
+            let rows = try db.makeStatement("SELECT * FROM \"\(table)\"")
+            let columns = rows.columnCount
+            let marks = Array(repeating: "?", count: Int(columns)).joined(separator: ", ")
+            try target.execute("DELETE FROM \"\(table)\"")
+            let write = try target.makeStatement("INSERT INTO \"\(table)\" VALUES (\(marks))")
+            while try rows.step() {
+                try write.run { s throws(SQLiteError) in
+                    for i in 0..<columns { try s.bind(rows.value(i), at: i + 1) }
+                }
+            }
+        }
+    }
+}
