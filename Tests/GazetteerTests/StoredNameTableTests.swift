@@ -77,6 +77,11 @@ import Testing
         try fixture.run([fixture.write("p.csv", "id,name,lng,lat\nnames-1,新店,120.13,30.26\n")])
         try expectStoredTableIsBuilt(path)
         let data = try #require(try db.makeStatement("SELECT data FROM geocode_names").first([]) { $0.blob(0) })
+        // A slot table far larger than the keys need (2^26 slots, 1.5 GB to fill).
+        var oversized = data
+        withUnsafeBytes(of: Int64(1 << 26)) { oversized.replaceSubrange(4..<12, with: $0) }
+        try db.makeStatement("UPDATE geocode_names SET data = ?").run([.blob(oversized)])
+        try expectNotRead()
         try db.makeStatement("UPDATE geocode_names SET data = ?").run([.blob(Self.forwardLinked(data))])
         try expectNotRead()
         // Another writer changed the data (an older binary raises the generation, nothing more).

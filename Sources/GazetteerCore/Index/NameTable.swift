@@ -211,6 +211,9 @@ extension NameTable {
               let flags = r.array(UInt8.self), let codes = r.array(Int64.self), let lower = r.array(Int32.self),
               let upper = r.array(Int32.self), let next = r.array(Int32.self), let values = r.array(UInt32.self),
               [full.count, short.count, flags.count].allSatisfy({ $0 == keys.count }), keys.count * 2 <= size,
+              // No larger than the builder makes (2^19 slots, doubled while half full): a damaged
+              // size must not have every geocoder fill a gigabyte of empty slots.
+              size <= max(1 << 19, 4 * (keys.count + 1)),
               [lower.count, upper.count, next.count].allSatisfy({ $0 == codes.count }),
               let scalars = [Unicode.Scalar](validating: values)
         else { return nil }
