@@ -26,9 +26,13 @@ final class SideSearchIndex: @unchecked Sendable {
     /// search index aside: when the existing POIs are at most a quarter of the new ones. Every
     /// existing row is tokenized and indexed again (work the row-by-row path never does), and a
     /// quarter bounds that extra work at a quarter of the FTS5 work the writing thread is spared.
+    /// The existing rows' names are held in memory while the index is built, so there are never
+    /// more than `maxExisting` of them, however big the file (about 70 MB).
     static func pays(existing: Int, fileBytes: Int) -> Bool {
-        existing * 4 <= fileBytes / bytesPerRow
+        existing <= maxExisting && existing * 4 <= fileBytes / bytesPerRow
     }
+
+    static let maxExisting = 1_000_000
 
     private static let table = "poi_fts"
     private static let batchSize = 256

@@ -145,6 +145,8 @@ import Testing
         #expect(try Self.importInBulk(fixture, [fixture.write("few.csv", few)], aside: .whenItPays) == .rowByRow)
         #expect(SideSearchIndex.pays(existing: 9_467, fileBytes: 150_677_008))
         #expect(!SideSearchIndex.pays(existing: 300_000, fileBytes: 150_677_008))
+        // However big the file, the existing names it holds in memory stay bounded.
+        #expect(!SideSearchIndex.pays(existing: 10_000_000, fileBytes: 150 * 50_000_000))
     }
 
     /// SQLite's temporary files (`etilqs_*`) in the folders it puts them in: none, since the
