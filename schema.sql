@@ -110,7 +110,7 @@ CREATE VIRTUAL TABLE poi_fts USING fts5 (
 -- for (a row of any other generation is stale and not read), and the cells in the library's
 -- binary layout (empty: they could not be built for that data). Optional, so no version change:
 -- a database made before it holds no such table, and its first import that changes data makes
--- it with this same statement (StoredBatchCells.createTable).
+-- it with this same statement (StoredDerived.createTable).
 CREATE TABLE IF NOT EXISTS batch_cells (
     kind       TEXT PRIMARY KEY,
     generation INTEGER NOT NULL,

@@ -16,9 +16,6 @@ import GazetteerSQLite
 /// included), and the batch then builds the cells in memory as it always did. A database
 /// without the table (imported by an older binary) is read the same way.
 package enum StoredBatchCells {
-    /// The table, for a database made before it existed; schema.sql makes it in a new one.
-    package static var createTable: String { row.createTable }
-
     /// The one kind stored (the `kind` column, so that another could be added beside it), named
     /// after what builds the cells: the cells come from the data and from this binary's rules
     /// (the grid, the slack, how a cell is labelled), and the data generation tags only the

@@ -8,8 +8,9 @@ package struct StoredGrid {
 }
 
 /// Plain numbers and arrays of them packed one after another into a blob, in this machine's
-/// byte order, for the cells stored in `batch_cells` (`StoredBatchCells`): read back with a
-/// copy per array, where building the cells costs a pass over every boundary.
+/// byte order, for what the importer stores (`StoredDerived`: the region cells, the name table
+/// and region rows): read back with a copy per array, where building them costs a pass over
+/// every boundary or region.
 package struct CellsBlobWriter {
     package private(set) var bytes: [UInt8] = []
 

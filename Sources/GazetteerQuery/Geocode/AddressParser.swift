@@ -55,10 +55,12 @@ struct AddressParser {
         }
     }
 
-    /// Region `code`, as the cache gives it.
+    /// Region `code`: from the stored rows when there are some (a code they lack is no region,
+    /// not a query), else as the cache gives it.
     func entry(_ code: Int64) throws -> Node? {
         if let e = memo.entries[code] { return e }
-        guard let row = try rows.map({ $0.row(code) }) ?? cache.entry(code, db) else { return nil }
+        let found = if let rows { rows.row(code) } else { try cache.entry(code, db) }
+        guard let row = found else { return nil }
         let e = Node(row)
         memo.entries[code] = e
         return e
