@@ -47,6 +47,18 @@ package struct SplicedOutput {
         }
     }
 
+    /// Everything, in order, in one array (tests; a batch writes with `write(to:)`).
+    package var joined: [UInt8] {
+        var all: [UInt8] = []
+        bytes.withUnsafeBufferPointer { own in
+            for p in pieces {
+                all.append(contentsOf: UnsafeBufferPointer(start: p.base ?? own.baseAddress! + p.offset, count: p.count))
+            }
+            all.append(contentsOf: own[pending...])
+        }
+        return all
+    }
+
     /// Writes everything, in order, to file descriptor `fd`.
     /// - Returns: the `errno` of a failed write, or 0.
     package mutating func write(to fd: Int32) -> Int32 {

@@ -43,7 +43,10 @@ import Testing
             repo.placeBatch(part, radius: limit == 0 ? 1000 : 0, poiLimit: limit, into: places) { k, place in
                 var bytes: [UInt8] = []
                 switch place {
-                case .key(let key): lines.write(key, at: part[k], places: places, into: &bytes)
+                case .key(let key):
+                    var spliced = SplicedOutput()
+                    lines.write(key, at: part[k], places: places, into: &spliced)
+                    bytes = spliced.joined
                 case .answer(.success(let answer)):
                     AMapShape.writeRegeo(answer, all: true, into: &bytes)
                     bytes.append(0x0A)
