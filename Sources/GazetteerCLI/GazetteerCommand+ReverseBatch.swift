@@ -166,7 +166,7 @@ private struct BatchSlice {
         return finish()
     }
 
-    /// Every point answered without POIs: most as a copy of their address's line (`placeBatch`).
+    /// Every point answered without POIs: most as their address's line, named by reference (`placeBatch`, `RegeoLines`).
     mutating func place(repository: Repository, radius: Double, limit: Int, workers: BatchWorkers) -> (text: SplicedOutput, failed: Int) {
         let worker = workers.take()
         defer { workers.give(worker) }

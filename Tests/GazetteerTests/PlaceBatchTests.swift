@@ -6,7 +6,7 @@ import Testing
 @testable import GazetteerQuery
 @testable import GazetteerSQLite
 
-/// `reverse --batch` without POIs answers most points by copying their address's line
+/// `reverse --batch` without POIs answers most points with their address's line
 /// (`Repository.placeBatch`, `RegeoLines`): the lines must be the ones a lone query gives,
 /// byte for byte, inside districts, beside borders, at sea, abroad and beside POIs.
 @Suite(.tags(.seed), .skippedInFastRuns) struct PlaceBatchTests {
