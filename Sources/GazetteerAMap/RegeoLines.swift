@@ -3,10 +3,13 @@ import Gazetteer
 
 /// The `reverse --batch` JSON line of each address key of a batch without POIs
 /// (`Repository.placeBatch`), written once by `AMapShape.writeRegeo` and cut where the point's
-/// location goes: every later point with that key copies the two halves around its location.
+/// location goes: every later point with that key names the two halves around its location
+/// (`SplicedOutput.borrow`), and only the location is written per point.
 /// The bytes are the writer's own, so they cannot drift from the lone answer's.
 ///
-/// Used by one thread at a time, beside its `ReverseBatchPlaces`.
+/// The halves are kept in blocks that never move or change, until this is dropped: a block's
+/// output names them until it is written. Used by one thread at a time, beside its
+/// `ReverseBatchPlaces`.
 package final class RegeoLines {
     /// All of it in one value, so that a point's write is one access to this class's storage
     /// (each access to a stored property of a class is checked for exclusivity at run time).
@@ -14,40 +17,47 @@ package final class RegeoLines {
 
     package init() {}
 
-    /// Writes the answer line of a point `places` gave `key`, and a line feed.
-    package func write(_ key: Int32, at location: Coordinate, places: ReverseBatchPlaces, into out: inout [UInt8]) {
+    deinit { lines.free() }
+
+    /// Adds the answer line of a point `places` gave `key`, and a line feed, to `out`.
+    package func write(_ key: Int32, at location: Coordinate, places: ReverseBatchPlaces, into out: inout SplicedOutput) {
         lines.write(key, at: location, places: places, into: &out)
     }
 }
 
 private struct Lines {
     private var epoch = -1
-    /// Every line written so far, end to end, each without its location and line feed.
-    private var bytes: [UInt8] = []
-    /// Per key: where its line starts in `bytes` (-1: not written yet), where the location
-    /// goes, and where it ends.
-    private var starts: [Int] = [], cuts: [Int] = [], ends: [Int] = []
+    /// Per key: where its line starts (nil: not written yet), where the location goes (the
+    /// first half's length), and its length with the line feed (the location left out).
+    private var starts: [UnsafePointer<UInt8>?] = [], cuts: [Int32] = [], ends: [Int32] = []
+    /// The blocks the lines are in, the last one being filled: none is freed or moved before
+    /// `free` (a new epoch starts a new block and leaves the old ones be).
+    private var blocks: [UnsafeMutableBufferPointer<UInt8>] = []
+    private var used = 0
+    private static let blockSize = 1 << 20
 
-    mutating func write(_ key: Int32, at location: Coordinate, places: ReverseBatchPlaces, into out: inout [UInt8]) {
+    mutating func write(_ key: Int32, at location: Coordinate, places: ReverseBatchPlaces, into out: inout SplicedOutput) {
         if places.epoch != epoch {
             epoch = places.epoch
-            bytes = []; starts = []; cuts = []; ends = []
+            starts = []; cuts = []; ends = []
+            used = blocks.last?.count ?? 0
         }
         let k = Int(key)
         if k >= starts.count {
             let more = k + 1 - starts.count
-            starts.append(contentsOf: repeatElement(-1, count: more))
+            starts.append(contentsOf: repeatElement(nil, count: more))
             cuts.append(contentsOf: repeatElement(0, count: more))
             ends.append(contentsOf: repeatElement(0, count: more))
         }
-        if starts[k] < 0 { add(k, places.takeAddress(key)) }
-        let (start, cut, end) = (starts[k], cuts[k], ends[k])
-        bytes.withUnsafeBufferPointer { b in
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<cut]))
-            AMapShape.writeLocation(location, into: &out)
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[cut..<end]))
-        }
-        out.append(0x0A)
+        if starts[k] == nil { add(k, places.takeAddress(key)) }
+        let start = starts[k]!, cut = Int(cuts[k]), end = Int(ends[k])
+        out.borrow(start, count: cut)
+        AMapShape.writeLocation(location, into: &out.bytes)
+        out.borrow(start + cut, count: end - cut)
+    }
+
+    func free() {
+        for b in blocks { b.deallocate() }
     }
 
     /// The location regeo writes for the placeholder point, and the key before it (the only
@@ -75,10 +85,21 @@ private struct Lines {
         }
         guard let at = found else { preconditionFailure("a regeo answer without its location") }
         let cut = at + m.count - 18  // after `"location":"`, before the 17 bytes of the placeholder and its quote
-        starts[k] = bytes.count
-        bytes.append(contentsOf: line[..<cut])
-        cuts[k] = bytes.count
-        bytes.append(contentsOf: line[(cut + 17)...])
-        ends[k] = bytes.count
+        // The line without the placeholder, with its line feed.
+        let size = line.count - 17 + 1
+        if blocks.isEmpty || used + size > blocks.last!.count {
+            blocks.append(UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(Self.blockSize, size)))
+            used = 0
+        }
+        let start = blocks.last!.baseAddress! + used
+        line.withUnsafeBufferPointer { line in
+            start.initialize(from: line.baseAddress!, count: cut)
+            (start + cut).initialize(from: line.baseAddress! + cut + 17, count: line.count - cut - 17)
+        }
+        start[size - 1] = 0x0A
+        used += size
+        starts[k] = UnsafePointer(start)
+        cuts[k] = Int32(cut)
+        ends[k] = Int32(size)
     }
 }

@@ -13,20 +13,21 @@ extension GazetteerCommand.Reverse {
         // (`Repository.placeBatch`, `RegeoLines`), kept per thread across blocks.
         let listsPOIs = radius > 0 && limit > 0
         let workers = BatchWorkers(system: system)
+        // Its lines are named, not copied, by each block's output until it is written.
+        defer { withExtendedLifetime(workers) {} }
         // The size of the file opened, not of the path: a symlink's own size (or stdin's
         // none) would leave the first blocks of a large batch to the slow path.
         var status = stat()
         let fileBytes = fstat(input.fileDescriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : nil
         let reader = LineReader(handle: input)
-        let output = FileHandle.standardOutput
         var failed = 0
         var lineNumber = 0
         let blockSize = 16_384
         let cores = ProcessInfo.processInfo.activeProcessorCount
         // Each slice's JSON lines, and how many of them are failures. The buffers are kept
-        // from block to block: fresh ones of a megabyte each would cost their page faults again.
-        nonisolated(unsafe) let results = UnsafeMutableBufferPointer<(text: [UInt8], failed: Int)>.allocate(capacity: cores * 4)
-        results.initialize(repeating: ([], 0))
+        // from block to block: fresh ones would cost their page faults again.
+        nonisolated(unsafe) let results = UnsafeMutableBufferPointer<(text: SplicedOutput, failed: Int)>.allocate(capacity: cores * 4)
+        results.initialize(repeating: (SplicedOutput(), 0))
         defer {
             _ = results.deinitialize()
             results.deallocate()
@@ -50,8 +51,8 @@ extension GazetteerCommand.Reverse {
                 DispatchQueue.concurrentPerform(iterations: slices) { slice in
                     let range = (slice * lines.count / slices)..<((slice + 1) * lines.count / slices)
                     var buffer = results[slice].text
-                    results[slice].text = []
-                    buffer.removeAll(keepingCapacity: true)
+                    results[slice].text = SplicedOutput()
+                    buffer.removeAll()
                     var batch = BatchSlice(lines: lines[range], in: bytes, firstLine: first, into: consume buffer)
                     results[slice] = listsPOIs
                         ? batch.answer(repository: repository, system: system, radius: radius, limit: limit)
@@ -59,9 +60,10 @@ extension GazetteerCommand.Reverse {
                 }
             }
             lineNumber += lines.count
-            for r in results[..<slices] {
-                failed += r.failed
-                r.text.withUnsafeBytes { output.write(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0.baseAddress!), count: $0.count, deallocator: .none)) }
+            for i in 0..<slices {
+                failed += results[i].failed
+                let code = results[i].text.write(to: STDOUT_FILENO)
+                if code != 0 { throw CLIError("cannot write the answers: \(String(cString: strerror(code)))") }
             }
         }
         return failed
@@ -94,20 +96,21 @@ private struct BatchSlice {
     private var pointLine: [Int] = []
     /// Index in `lines` → why it is not a point.
     private var failures: [Int: String] = [:]
-    private var out: [UInt8] = []
+    private var out: SplicedOutput
     private var failed = 0
     /// The first line not yet written.
     private var next: Int
 
     /// - Parameter out: an empty buffer to write into, kept from an earlier slice for its capacity.
-    init(lines: ArraySlice<Range<Int>>, in bytes: UnsafeBufferPointer<UInt8>, firstLine: Int, into out: consuming [UInt8]) {
+    init(lines: ArraySlice<Range<Int>>, in bytes: UnsafeBufferPointer<UInt8>, firstLine: Int, into out: consuming SplicedOutput) {
         self.lines = lines
         self.firstLine = firstLine
         self.out = out
         next = lines.startIndex
         points.reserveCapacity(lines.count)
         pointLine.reserveCapacity(lines.count)
-        out.reserveCapacity(lines.count * 640)  // an answer without POIs is about 600 bytes
+        // A point's line is mostly borrowed (`RegeoLines`): its own bytes are its location.
+        out.reserve(bytes: lines.count * 32, pieces: lines.count * 3)
         for i in lines.indices {
             let line = UnsafeBufferPointer(rebasing: bytes[lines[i]])
             if let point = Coordinate(parsingPlainUTF8: line) {
@@ -133,8 +136,8 @@ private struct BatchSlice {
     }
 
     private mutating func fail(_ i: Int, _ message: String) {
-        JSON.failure("line \(firstLine + i): \(message)").write(into: &out)
-        out.append(0x0A)
+        JSON.failure("line \(firstLine + i): \(message)").write(into: &out.bytes)
+        out.bytes.append(0x0A)
         failed += 1
     }
 
@@ -144,27 +147,27 @@ private struct BatchSlice {
         catchUp(to: i)
         switch result {
         case .success(let answer):
-            AMapShape.writeRegeo(answer, all: true, into: &out)
-            out.append(0x0A)
+            AMapShape.writeRegeo(answer, all: true, into: &out.bytes)
+            out.bytes.append(0x0A)
         case .failure(let error):
             fail(i, ErrorAdvice.message(for: error))
         }
         next = i + 1
     }
 
-    private mutating func finish() -> (text: [UInt8], failed: Int) {
+    private mutating func finish() -> (text: SplicedOutput, failed: Int) {
         catchUp(to: lines.endIndex)
         return (out, failed)
     }
 
     /// Every point answered in one `Repository` batch.
-    mutating func answer(repository: Repository, system: CoordinateSystem, radius: Double, limit: Int) -> (text: [UInt8], failed: Int) {
+    mutating func answer(repository: Repository, system: CoordinateSystem, radius: Double, limit: Int) -> (text: SplicedOutput, failed: Int) {
         repository.reverseGeocode(points, system: system, radius: radius, poiLimit: limit) { k, result in write(k, result) }
         return finish()
     }
 
-    /// Every point answered without POIs: most as a copy of their address's line (`placeBatch`).
-    mutating func place(repository: Repository, radius: Double, limit: Int, workers: BatchWorkers) -> (text: [UInt8], failed: Int) {
+    /// Every point answered without POIs: most as their address's line, named by reference (`placeBatch`, `RegeoLines`).
+    mutating func place(repository: Repository, radius: Double, limit: Int, workers: BatchWorkers) -> (text: SplicedOutput, failed: Int) {
         let worker = workers.take()
         defer { workers.give(worker) }
         repository.placeBatch(points, radius: radius, poiLimit: limit, into: worker.places) { k, place in

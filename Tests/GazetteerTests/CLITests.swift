@@ -515,6 +515,14 @@ enum CLI {
         }
     }
 
+    @Test(.tags(.seed), .skippedInFastRuns) func reverseBatchToAFullDeviceSaysSo() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+        let r = try HostileInputTests.shell(
+            #"printf '116.397477,39.908692\nx\n' | "$BIN" reverse --db "$DB" --batch - --radius 0 > /dev/full"#, label: "batch to /dev/full")
+        #expect(r.status == 1 && !r.crashed, "an error exit, not a crash: \(r)")
+        #expect(r.stderr.contains("cannot write the answers"), "\(r)")
+    }
+
     @Test(.tags(.seed), .skippedInFastRuns) func reverseBatchFolderIsRefused() throws {
         let folder = Fixture().directory.path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -6,7 +6,7 @@ import Testing
 @testable import GazetteerQuery
 @testable import GazetteerSQLite
 
-/// `reverse --batch` without POIs answers most points by copying their address's line
+/// `reverse --batch` without POIs answers most points with their address's line
 /// (`Repository.placeBatch`, `RegeoLines`): the lines must be the ones a lone query gives,
 /// byte for byte, inside districts, beside borders, at sea, abroad and beside POIs.
 @Suite(.tags(.seed), .skippedInFastRuns) struct PlaceBatchTests {
@@ -43,7 +43,10 @@ import Testing
             repo.placeBatch(part, radius: limit == 0 ? 1000 : 0, poiLimit: limit, into: places) { k, place in
                 var bytes: [UInt8] = []
                 switch place {
-                case .key(let key): lines.write(key, at: part[k], places: places, into: &bytes)
+                case .key(let key):
+                    var spliced = SplicedOutput()
+                    lines.write(key, at: part[k], places: places, into: &spliced)
+                    bytes = spliced.joined
                 case .answer(.success(let answer)):
                     AMapShape.writeRegeo(answer, all: true, into: &bytes)
                     bytes.append(0x0A)
