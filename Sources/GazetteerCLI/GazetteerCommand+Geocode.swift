@@ -122,7 +122,7 @@ extension GazetteerCommand {
                         for i in (part * results.count / parts)..<((part + 1) * results.count / parts) {
                             switch results[i] {
                             case .success(let g):
-                                AMapShape.geoAnswer(g).write(into: &out)
+                                AMapShape.writeGeoAnswer(g, into: &out)
                             case .failure(let error):
                                 JSON.failure("line \(first + i): \(ErrorAdvice.message(for: error))").write(into: &out)
                                 failed += 1
