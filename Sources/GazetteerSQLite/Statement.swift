@@ -171,6 +171,9 @@ package final class Statement {
 
     package var columnCount: Int32 { sqlite3_column_count(handle) }
     package func isNull(_ i: Int32) -> Bool { sqlite3_column_type(handle, i) == SQLITE_NULL }
+    /// Whether column `i` holds text or an integer (`typeof`'s answer, without a string per row).
+    package func isText(_ i: Int32) -> Bool { sqlite3_column_type(handle, i) == SQLITE_TEXT }
+    package func isInteger(_ i: Int32) -> Bool { sqlite3_column_type(handle, i) == SQLITE_INTEGER }
     package func int64(_ i: Int32) -> Int64 { sqlite3_column_int64(handle, i) }
     package func int(_ i: Int32) -> Int { Int(sqlite3_column_int64(handle, i)) }
     package func double(_ i: Int32) -> Double { sqlite3_column_double(handle, i) }

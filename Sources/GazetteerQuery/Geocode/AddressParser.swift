@@ -13,6 +13,8 @@ struct AddressParser {
     let names: RegionCache.Names
     /// Every region's row, when stored with the names: read without the cache's lock.
     let rows: RegionRows?
+    /// Every POI's name, when a batch has loaded them (see `Repository.poiPrefix`).
+    let poiNames: POINames?
 
     /// Whether some POI's name starts with two characters (packed, see `Repository.poiPrefix`),
     /// for this parser's one read.
@@ -48,10 +50,25 @@ struct AddressParser {
         let level: RegionLevel
         var name: String { row.name }
         var shortName: String? { row.shortName }
+        /// The names' `plainScalars`: the search tests whether the text restates them at every step.
+        let nameScalars: [Unicode.Scalar]?, shortScalars: [Unicode.Scalar]?
 
         init(_ row: RegionCache.Entry) {
             self.row = row
             (code, parent, level) = (row.code, row.parent, row.level)
+            nameScalars = AddressParser.plainScalars(row.name)
+            shortScalars = row.shortName.flatMap(AddressParser.plainScalars)
+        }
+
+        /// Whether `text` starts with the name.
+        func nameStarts(_ text: ArraySlice<Unicode.Scalar>) -> Bool {
+            if let nameScalars { AddressParser.starts(text, scalars: nameScalars) } else { AddressParser.starts(text, with: name) }
+        }
+
+        /// Whether `text` starts with the short name.
+        func shortNameStarts(_ text: ArraySlice<Unicode.Scalar>) -> Bool {
+            guard let shortName else { return false }
+            return if let shortScalars { AddressParser.starts(text, scalars: shortScalars) } else { AddressParser.starts(text, with: shortName) }
         }
     }
 
@@ -79,6 +96,7 @@ struct AddressParser {
         self.cache = cache
         names = try cache.names(db)
         rows = cache.rows(db)
+        poiNames = cache.poiNames(db)
     }
 
     /// Longest region name tried, in characters.
@@ -190,24 +208,20 @@ struct AddressParser {
 
     /// Whether `text` starts with the suffix of a level other than `level` (and not of its own).
     static func otherLevelSuffix(_ text: ArraySlice<Unicode.Scalar>, _ level: RegionLevel) -> Bool {
-        guard let first = text.first, suffixFirsts.contains(first) else { return false }
         let (own, others) = levelSuffixes[level.rawValue]
-        return others.contains { starts(text, with: $0) } && !own.contains { starts(text, with: $0) }
-            && !notSuffixes.start(text)
+        return others.start(text) && !own.start(text) && !notSuffixes.start(text)
     }
 
     /// Words that start with a level's suffix but are none (杭州旗舰店: a flagship store, not a
     /// banner named 杭州).
     static let notSuffixes = Words(["旗舰", "区域", "县城", "镇店"])
 
-    private static let suffixFirsts = Set(RegionLevel.allCases.flatMap { suffixes($0) }.compactMap(\.unicodeScalars.first))
-
     /// Per level (by raw value): its own suffixes, and those of the other levels below a province.
-    private static let levelSuffixes: [(own: [String], others: [String])] = {
+    private static let levelSuffixes: [(own: Words, others: Words)] = {
         let levels = RegionLevel.allCases.sorted { $0.rawValue < $1.rawValue }
         precondition(levels.map(\.rawValue) == Array(0..<levels.count), "levels are numbered 0, 1, 2…")
         return levels.map { level in
-            (suffixes(level), levels.filter { $0 != level && $0 != .province }.flatMap { suffixes($0) })
+            (Words(suffixes(level)), Words(levels.filter { $0 != level && $0 != .province }.flatMap { suffixes($0) }))
         }
     }()
 
@@ -216,8 +230,14 @@ struct AddressParser {
         level.map { suffixTable[$0.rawValue] } ?? []
     }
 
+    /// `suffixes` as `Words`, for the text at hand.
+    static func suffixWords(_ level: RegionLevel?) -> Words {
+        level.map { suffixWordTable[$0.rawValue] } ?? Words([])
+    }
+
     /// `suffixes` per level, made once: the search asks at every step.
     private static let suffixTable = RegionLevel.allCases.sorted { $0.rawValue < $1.rawValue }.map(listedSuffixes)
+    private static let suffixWordTable = suffixTable.map(Words.init)
 
     private static func listedSuffixes(_ level: RegionLevel?) -> [String] {
         switch level {
@@ -592,17 +612,16 @@ struct AddressParser {
                    [110000, 120000, 310000, 500000].contains(last.code), rest.first == "县" { over.append(1) }
                 // The level's suffix after a short name (峰江镇): a bare town so written is
                 // named in full, no longer a weak start (宁围镇…).
-                let suffixes = path.lastShort ? Self.suffixes(path.chain.last?.level).filter { Self.starts(rest, with: $0) }.map(\.unicodeScalars.count) : []
+                let suffixes = path.lastShort ? Self.suffixWords(path.chain.last?.level).startingLengths(rest) : []
                 // A level already named, or above one named, written again: the text restarts
                 // (台州市浙江省台州市椒江区…, 北京北京市…).
                 if !atTown, let last = path.chain.last {
                     for e in try lineage(last) + path.chain.dropLast() {
-                        if Self.starts(rest, with: e.name) { over.append(e.name.unicodeScalars.count) }
-                        if let s = e.shortName, s.unicodeScalars.count >= 2, Self.starts(rest, with: s) {
+                        if e.nameStarts(rest) { over.append(e.name.unicodeScalars.count) }
+                        if let s = e.shortName, e.shortNameStarts(rest), s.unicodeScalars.count >= 2 {
                             // With a suffix of its level, maybe a former one (玉环市 written 玉环县).
                             let n = s.unicodeScalars.count
-                            let suffix = Self.suffixes(e.level).first { Self.starts(rest.dropFirst(n), with: $0) }
-                            over.append(n + (suffix?.unicodeScalars.count ?? 0))
+                            over.append(n + (Self.suffixWords(e.level).startingLengths(rest.dropFirst(n)).first ?? 0))
                         }
                     }
                 }
@@ -626,7 +645,7 @@ struct AddressParser {
                 // its suffix (两路镇).
                 let wide = above.level == .province
                 // So must a town whose short name is itself a street's (湘潭路 of 湘潭路街道).
-                let suffixed = { (m: Match) in Self.suffixes(.town).contains { Self.starts(text[(path.consumed + m.length)...], with: $0) } }
+                let suffixed = { (m: Match) in Self.suffixWords(.town).start(text[(path.consumed + m.length)...]) }
                 let streetNamed = { (m: Match) in m.entry.shortName.map(Self.streetWords.end) ?? false }
                 // Nor one whose name starts a zone's (奉化东郊开发区 is 奉化's, not 鄞州区's 东郊街道).
                 let zoneNamed = { (m: Match) in Self.starts(text[(path.consumed + m.length)...], with: "开发区") }
@@ -695,14 +714,28 @@ struct AddressParser {
     /// them, which one look-up tells.
     struct Words {
         let list: [String]
-        private let firsts: Set<Unicode.Scalar>
+        /// Each word's `plainScalars`.
+        private let scalars: [[Unicode.Scalar]?]
+        /// A few scalars, compared in a row: cheaper than hashing one, as most text is tested.
+        private let firsts: [Unicode.Scalar]
 
         private let lasts: Set<Unicode.Scalar>
 
         init(_ list: [String]) {
             self.list = list
-            firsts = Set(list.compactMap(\.unicodeScalars.first))
+            scalars = list.map(AddressParser.plainScalars)
+            firsts = Array(Set(list.compactMap(\.unicodeScalars.first))).sorted()
             lasts = Set(list.compactMap(\.unicodeScalars.last))
+        }
+
+        private func word(_ i: Int, starts text: ArraySlice<Unicode.Scalar>) -> Bool {
+            if let s = scalars[i] { AddressParser.starts(text, scalars: s) } else { AddressParser.starts(text, with: list[i]) }
+        }
+
+        /// The lengths, in scalars, of the words `text` starts with, in the list's order.
+        func startingLengths(_ text: ArraySlice<Unicode.Scalar>) -> [Int] {
+            guard let c = text.first, firsts.contains(c) else { return [] }
+            return list.indices.filter { word($0, starts: text) }.map { list[$0].unicodeScalars.count }
         }
 
         /// Whether `name` ends with one of the words (words of ideographs): see `ends`.
@@ -715,13 +748,13 @@ struct AddressParser {
         /// Whether `text` starts with one of the words.
         func start(_ text: ArraySlice<Unicode.Scalar>) -> Bool {
             guard let c = text.first, firsts.contains(c) else { return false }
-            return list.contains { AddressParser.starts(text, with: $0) }
+            return list.indices.contains { word($0, starts: text) }
         }
 
         /// The words `text` starts with.
         func starting(_ text: ArraySlice<Unicode.Scalar>) -> [String] {
             guard let c = text.first, firsts.contains(c) else { return [] }
-            return list.filter { AddressParser.starts(text, with: $0) }
+            return list.indices.filter { word($0, starts: text) }.map { list[$0] }
         }
     }
 
@@ -737,6 +770,24 @@ struct AddressParser {
                 return u.value < 0x3000 && !word.unicodeScalars.allSatisfy(String.isComposed)
                     && text.starts(with: word.composed.unicodeScalars)
             }
+            i += 1
+        }
+        return true
+    }
+
+    /// `word`'s scalars when comparing them is all `starts(_:with:)` does for it (every scalar
+    /// one that composition leaves alone, as in CJK words); nil sends it the long way.
+    static func plainScalars(_ word: String) -> [Unicode.Scalar]? {
+        let scalars = Array(word.unicodeScalars)
+        return scalars.allSatisfy(String.isComposed) ? scalars : nil
+    }
+
+    /// `starts(text, with: word)` for a word's `plainScalars`.
+    static func starts(_ text: ArraySlice<Unicode.Scalar>, scalars: [Unicode.Scalar]) -> Bool {
+        guard text.count >= scalars.count else { return false }
+        var i = text.startIndex
+        for u in scalars {
+            guard text[i] == u else { return false }
             i += 1
         }
         return true
