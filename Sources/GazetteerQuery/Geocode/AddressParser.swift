@@ -279,34 +279,45 @@ struct AddressParser {
         var full: [(code: Int64, length: Int)] = [], short: [(code: Int64, length: Int)] = []
         for (length, key) in prefixes {
             let p = rest.prefix(length)
-            for code in names.codes(p, key, short: false) { full.append((code, length)) }
-            for code in names.codes(p, key, short: true) { short.append((code, length)) }
+            names.forEachCode(p, key, short: false) { full.append(($0, length)) }
+            names.forEachCode(p, key, short: true) { short.append(($0, length)) }
         }
         full = Self.longestPerCode(full)
         short = Self.longestPerCode(short)
-        var codes = full.map(\.code)
-        for s in short where Self.search(full, s.code) == nil { codes.append(s.code) }
         // What follows a short name, looked at once per length rather than once per namesake.
         struct After {
             var children: [Int64]
             var street, place, jie: Bool
         }
-        var afters: [Int: After] = [:]
+        var afters: [(length: Int, after: After)] = []  // a few lengths: no hashing
         func after(_ length: Int) -> After {
-            if let known = afters[length] { return known }
+            if let known = afters.first(where: { $0.length == length }) { return known.after }
             let text = window.dropFirst(length)
             let a = After(children: namedAtStart(of: text), street: Self.streetWords.start(text),
                           place: Self.placeWords.start(text), jie: Self.starts(text, with: "街"))
-            afters[length] = a
+            afters.append((length, a))
             return a
         }
         var matches: [Match] = []
-        matches.reserveCapacity(codes.count)
-        for code in codes.sorted() {
+        matches.reserveCapacity(full.count + short.count)
+        // Each code once, in code order (both lists are), with what its full and short names read.
+        var i = 0, j = 0
+        while i < full.count || j < short.count {
+            let code: Int64, byFull: Int?, byShort: Int?
+            if j == short.count || i < full.count && full[i].code < short[j].code {
+                (code, byFull, byShort) = (full[i].code, full[i].length, nil)
+                i += 1
+            } else if i == full.count || short[j].code < full[i].code {
+                (code, byFull, byShort) = (short[j].code, nil, short[j].length)
+                j += 1
+            } else {
+                (code, byFull, byShort) = (full[i].code, full[i].length, short[j].length)
+                i += 1
+                j += 1
+            }
             guard let e = try entry(code) else { continue }
-            let byFull = Self.search(full, code)
             if let f = byFull { matches.append(Match(entry: e, length: f, short: false)) }
-            guard let length = Self.search(short, code) else { continue }
+            guard let length = byShort else { continue }
             let next = after(length)
             // Its full name read too, the short name counts only where a region under it starts
             // after it: 青岛市北区 is 青岛 + 市北区, not 青岛市 + 北区.
@@ -376,16 +387,6 @@ struct AddressParser {
         return out
     }
 
-    /// The length kept for `code` in a list in code order.
-    static func search(_ list: [(code: Int64, length: Int)], _ code: Int64) -> Int? {
-        var lo = 0, hi = list.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if list[mid].code < code { lo = mid + 1 } else { hi = mid }
-        }
-        return lo < list.count && list[lo].code == code ? list[lo].length : nil
-    }
-
     struct Match {
         var entry: Node
         /// Characters of the text read.
@@ -413,8 +414,8 @@ struct AddressParser {
     func namedAtStart(of text: ArraySlice<Unicode.Scalar>) -> [Int64] {
         var codes: [Int64] = []
         for name in wholeNames(startingAt: text) {
-            codes.append(contentsOf: names.codes(text.prefix(name.length), name.key, short: false))
-            codes.append(contentsOf: names.codes(text.prefix(name.length), name.key, short: true))
+            names.forEachCode(text.prefix(name.length), name.key, short: false) { codes.append($0) }
+            names.forEachCode(text.prefix(name.length), name.key, short: true) { codes.append($0) }
         }
         return codes
     }
