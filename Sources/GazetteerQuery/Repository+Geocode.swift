@@ -17,17 +17,17 @@ extension Repository {
         let two = UInt64(text.first!.value) << 32 | UInt64(text[text.startIndex + 1].value)
         // Every name either query below can find starts with the text's first `minLength`
         // characters: one seek tells when none does, as it does at most places an address reaches.
-        guard try parser.poiStart(two, { try names.some(startingWith: text.prefix(2).string) }),
-              try minLength <= 2 || names.some(startingWith: text.prefix(minLength).string) else { return nil }
+        guard try parser.poiStart(two, { try names.some(startingWith: text.prefix(2)) }),
+              try minLength <= 2 || names.some(startingWith: text.prefix(minLength)) else { return nil }
         // The longest name that is a start of the text: the greatest name not after the text
         // either is one, or shares fewer characters with it than the text has (a longer start
         // would sort after it), so each seek shortens what is asked. A few index seeks, where
         // one `name IN (every start)` built SQLite a temporary table and a sorter per address.
         let least = max(2, minLength)
-        let lowest = text.prefix(least).string
+        let lowest = text.prefix(least)
         var longest = n
         while longest >= least {
-            guard let name = try names.greatest(atMost: text.prefix(longest).string, atLeast: lowest) else { break }
+            guard let name = try names.greatest(atMost: text.prefix(longest), atLeast: lowest) else { break }
             // Its length as the parser counts it: in scalars.
             var shared = 0, whole = true
             for u in name.unicodeScalars {
@@ -42,7 +42,7 @@ extension Repository {
             longest = shared - 1
         }
         // The rest of the text may be the start of a longer POI name: 南京大学 → 南京大学(鼓楼校区).
-        let rest = text.prefix(n).string
+        let rest = text.prefix(n)
         guard try names.some(startingWith: rest) else { return nil }
         return try names.firstLonger(startingWith: rest, after: n, adcodes: adcodes).map { ($0, n) }
     }

@@ -44,14 +44,14 @@ import Testing
         let memory = POINameQueries(names: loaded, db: db), sql = POINameQueries(names: nil, db: db)
         let ranges: [ClosedRange<Int64>?] = [nil, 320100...320199, 320102...320102, 0...9, 110000...119999]
         for q in questions {
-            let n = q.unicodeScalars.count
-            #expect(try memory.some(startingWith: q) == sql.some(startingWith: q), "some \(q)")
-            let low = String(String.UnicodeScalarView(q.unicodeScalars.prefix(2)))
-            #expect(try memory.greatest(atMost: q, atLeast: low) == sql.greatest(atMost: q, atLeast: low), "greatest \(q)")
+            let n = q.unicodeScalars.count, scalars = Array(q.unicodeScalars)[...]
+            #expect(try memory.some(startingWith: scalars) == sql.some(startingWith: scalars), "some \(q)")
+            let low = scalars.prefix(2)
+            #expect(try memory.greatest(atMost: scalars, atLeast: low) == sql.greatest(atMost: scalars, atLeast: low), "greatest \(q)")
             for r in ranges {
                 #expect(try memory.firstRowid(named: q, adcodes: r) == sql.firstRowid(named: q, adcodes: r), "named \(q) \(String(describing: r))")
                 for after in [n, max(0, n - 1), n + 1] {
-                    #expect(try memory.firstLonger(startingWith: q, after: after, adcodes: r) == sql.firstLonger(startingWith: q, after: after, adcodes: r),
+                    #expect(try memory.firstLonger(startingWith: scalars, after: after, adcodes: r) == sql.firstLonger(startingWith: scalars, after: after, adcodes: r),
                             "longer \(q) after \(after) \(String(describing: r))")
                 }
             }
@@ -64,11 +64,12 @@ import Testing
         try expectSameAnswers(db, questions)
         // The questions reach every kind of answer.
         let memory = POINameQueries(names: try POINames(loading: db), db: db)
-        #expect(try memory.firstLonger(startingWith: "南京大学", after: 4, adcodes: nil) == 4)  // the half-width bracket's branch
-        #expect(try memory.firstLonger(startingWith: "南京大学", after: 4, adcodes: 320113...320113) == 5)
+        let nanda = Array("南京大学".unicodeScalars)[...]
+        #expect(try memory.firstLonger(startingWith: nanda, after: 4, adcodes: nil) == 4)  // the half-width bracket's branch
+        #expect(try memory.firstLonger(startingWith: nanda, after: 4, adcodes: 320113...320113) == 5)
         #expect(try memory.firstRowid(named: "南京大学", adcodes: 320104...320104) == 3)
         #expect(try memory.firstRowid(named: "南京大学", adcodes: nil) == 1)
-        #expect(try memory.greatest(atMost: "南京大学城东路", atLeast: "南京") == "南京大学城")
+        #expect(try memory.greatest(atMost: Array("南京大学城东路".unicodeScalars)[...], atLeast: Array("南京".unicodeScalars)[...]) == "南京大学城")
     }
 
     /// Rows that memory would not compare as SQL does are refused: the questions stay with SQL.

@@ -17,6 +17,16 @@ package struct POINames: Sendable {
 
     package var count: Int { rowids.count }
 
+    /// Text as the questions take it: its UTF-8 bytes, and with U+10FFFF after them (the
+    /// bound `KeywordSearcher.upperBound` puts after a prefix) when `upper`.
+    package static func key(_ text: ArraySlice<Unicode.Scalar>, upper: Bool = false) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(4 * text.count + 4)
+        for u in text { UTF8.encode(u) { bytes.append($0) } }
+        if upper { bytes += [0xF4, 0x8F, 0xBF, 0xBF] }
+        return bytes
+    }
+
     /// Nil when some row would not compare in memory as it does in SQL: a name that is not
     /// text or holds a NUL (SQLite's `length` stops there), an adcode neither an integer nor NULL.
     package init?(loading db: Connection) throws {
@@ -70,9 +80,8 @@ package struct POINames: Sendable {
     }
 
     /// The first name at or after `key` (`orEqual`), or after it.
-    private func first(from key: String, orEqual: Bool) -> Int {
-        var key = key
-        return key.withUTF8 { k in
+    private func first(from key: [UInt8], orEqual: Bool) -> Int {
+        key.withUnsafeBufferPointer { k in
             var low = 0, high = count
             while low < high {
                 let mid = (low + high) / 2
@@ -83,19 +92,18 @@ package struct POINames: Sendable {
         }
     }
 
-    private func isBelow(_ i: Int, _ key: String) -> Bool {
-        var key = key
-        return key.withUTF8 { compare(i, $0) < 0 }
+    private func isBelow(_ i: Int, _ key: [UInt8]) -> Bool {
+        key.withUnsafeBufferPointer { compare(i, $0) < 0 }
     }
 
     /// `SELECT 1 FROM poi WHERE name >= low AND name < high LIMIT 1`.
-    package func contains(from low: String, below high: String) -> Bool {
+    package func contains(from low: [UInt8], below high: [UInt8]) -> Bool {
         let i = first(from: low, orEqual: true)
         return i < count && isBelow(i, high)
     }
 
     /// `SELECT name FROM poi WHERE name <= high AND name >= low ORDER BY name DESC LIMIT 1`.
-    package func greatest(atMost high: String, atLeast low: String) -> String? {
+    package func greatest(atMost high: [UInt8], atLeast low: [UInt8]) -> String? {
         let i = first(from: high, orEqual: false) - 1
         guard i >= 0, !isBelow(i, low) else { return nil }
         return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range(i)]), as: UTF8.self) }
@@ -103,6 +111,7 @@ package struct POINames: Sendable {
 
     /// `SELECT rowid FROM poi WHERE name = ? [AND +adcode BETWEEN lower AND upper] ORDER BY rowid LIMIT 1`.
     package func firstRowid(named name: String, adcodes inside: ClosedRange<Int64>?) -> Int64? {
+        let name = Array(name.utf8)
         let end = first(from: name, orEqual: false)
         for i in first(from: name, orEqual: true)..<end where inside.map({ adcodes[i] != .min && $0.contains(adcodes[i]) }) ?? true {
             return rowids[i]
@@ -113,7 +122,7 @@ package struct POINames: Sendable {
     /// `SELECT rowid FROM poi WHERE name >= low AND name < high [AND +adcode BETWEEN …]
     /// ORDER BY substr(name, n + 1, 1) IN ('(', '（') DESC, length(name), rowid LIMIT 1`, with
     /// characters as SQLite's `substr` and `length` step over them (`Self.step`).
-    package func firstLonger(from low: String, below high: String, after n: Int, adcodes inside: ClosedRange<Int64>?) -> Int64? {
+    package func firstLonger(from low: [UInt8], below high: [UInt8], after n: Int, adcodes inside: ClosedRange<Int64>?) -> Int64? {
         var best: (branch: Bool, length: Int, rowid: Int64)?
         var i = first(from: low, orEqual: true)
         bytes.withUnsafeBufferPointer { all in

@@ -50,14 +50,14 @@ struct AddressParser {
         let level: RegionLevel
         var name: String { row.name }
         var shortName: String? { row.shortName }
-        /// The names' `plainScalars`: the search tests whether the text restates them at every step.
-        let nameScalars: [Unicode.Scalar]?, shortScalars: [Unicode.Scalar]?
+        /// The names' `plainScalars`: the search tests whether the text restates them at every
+        /// step, for the regions it has read (most regions it meets it never tests so).
+        lazy var nameScalars = AddressParser.plainScalars(row.name)
+        lazy var shortScalars = row.shortName.flatMap(AddressParser.plainScalars)
 
         init(_ row: RegionCache.Entry) {
             self.row = row
             (code, parent, level) = (row.code, row.parent, row.level)
-            nameScalars = AddressParser.plainScalars(row.name)
-            shortScalars = row.shortName.flatMap(AddressParser.plainScalars)
         }
 
         /// Whether `text` starts with the name.

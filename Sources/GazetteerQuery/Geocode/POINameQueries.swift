@@ -8,18 +8,18 @@ struct POINameQueries {
     let db: Connection
 
     /// Whether some name starts with `start`.
-    func some(startingWith start: String) throws -> Bool {
-        let high = KeywordSearcher.upperBound(start)
-        if let names { return names.contains(from: start, below: high) }
+    func some(startingWith start: ArraySlice<Unicode.Scalar>) throws -> Bool {
+        if let names { return names.contains(from: POINames.key(start), below: POINames.key(start, upper: true)) }
+        let text = start.string
         return try db.cachedStatement("SELECT 1 FROM poi WHERE name >= ? AND name < ? LIMIT 1")
-            .first([.text(start), .text(high)], { _ in true }) != nil
+            .first([.text(text), .text(KeywordSearcher.upperBound(text))], { _ in true }) != nil
     }
 
     /// The greatest name in `low...high`.
-    func greatest(atMost high: String, atLeast low: String) throws -> String? {
-        if let names { return names.greatest(atMost: high, atLeast: low) }
+    func greatest(atMost high: ArraySlice<Unicode.Scalar>, atLeast low: ArraySlice<Unicode.Scalar>) throws -> String? {
+        if let names { return names.greatest(atMost: POINames.key(high), atLeast: POINames.key(low)) }
         return try db.cachedStatement("SELECT name FROM poi WHERE name <= ? AND name >= ? ORDER BY name DESC LIMIT 1")
-            .first([.text(high), .text(low)], { $0.text(0) })
+            .first([.text(high.string), .text(low.string)], { $0.text(0) })
     }
 
     /// The first POI (by rowid) named `name`, with an adcode in `adcodes` when given.
@@ -36,11 +36,11 @@ struct POINameQueries {
     /// The POI whose name is `start` and more, with an adcode in `adcodes` when given: a branch
     /// of the same name (南京大学(鼓楼校区), a bracket right after `n` characters) before a
     /// different one (南京大学金陵学院), then the shortest name, then the first rowid.
-    func firstLonger(startingWith start: String, after n: Int, adcodes: ClosedRange<Int64>?) throws -> Int64? {
-        let high = KeywordSearcher.upperBound(start)
-        if let names { return names.firstLonger(from: start, below: high, after: n, adcodes: adcodes) }
+    func firstLonger(startingWith start: ArraySlice<Unicode.Scalar>, after n: Int, adcodes: ClosedRange<Int64>?) throws -> Int64? {
+        if let names { return names.firstLonger(from: POINames.key(start), below: POINames.key(start, upper: true), after: n, adcodes: adcodes) }
+        let text = start.string
         var sql = "SELECT rowid FROM poi WHERE name >= ? AND name < ?"
-        var values: [SQLiteValue] = [.text(start), .text(high)]
+        var values: [SQLiteValue] = [.text(text), .text(KeywordSearcher.upperBound(text))]
         if let adcodes {
             sql += " AND +adcode BETWEEN ? AND ?"
             values += [.integer(adcodes.lowerBound), .integer(adcodes.upperBound)]
