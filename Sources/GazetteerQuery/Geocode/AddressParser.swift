@@ -617,7 +617,7 @@ struct AddressParser {
                 // A level already named, or above one named, written again: the text restarts
                 // (台州市浙江省台州市椒江区…, 北京北京市…).
                 if !atTown, let last = path.chain.last {
-                    for e in try lineage(last) + path.chain.dropLast() {
+                    func restated(_ e: Node) {
                         if e.nameStarts(rest) { over.append(e.name.unicodeScalars.count) }
                         if let s = e.shortName, e.shortNameStarts(rest), s.unicodeScalars.count >= 2 {
                             // With a suffix of its level, maybe a former one (玉环市 written 玉环县).
@@ -625,6 +625,9 @@ struct AddressParser {
                             over.append(n + (Self.suffixWords(e.level).startingLengths(rest.dropFirst(n)).first ?? 0))
                         }
                     }
+                    // The two lists one after the other, not joined into a new array at every step.
+                    for e in try lineage(last) { restated(e) }
+                    for e in path.chain.dropLast() { restated(e) }
                 }
                 for (n, isSuffix) in Self.unique(over).map({ ($0, false) }) + Self.unique(suffixes).map({ ($0, true) }) {
                     var next = path
