@@ -139,11 +139,24 @@ struct AddressParser {
         /// one), then skips fewer levels, then uses fewer short names, then ends higher in the
         /// tree (a bare 朝阳 is the city before the towns), then starts earlier, then reads over
         /// more filler (峰江镇's 镇 is not left unmatched).
-        func isBetter(than o: Path) -> Bool {
-            (read, -formers.count, -skipped, -shortMatches, -(chain.last?.level.rawValue ?? 9), -start)
-                > (o.read, -o.formers.count, -o.skipped, -o.shortMatches, -(o.chain.last?.level.rawValue ?? 9), -o.start)
-                || (read, formers.count, skipped, shortMatches, chain.last?.level, start) == (o.read, o.formers.count, o.skipped, o.shortMatches, o.chain.last?.level, o.start)
-                    && consumed > o.consumed
+        func isBetter(than o: Path) -> Bool { rank.isBetter(than: o.rank) }
+
+        /// What `isBetter` compares, without the path's arrays: the search keeps one per place
+        /// it reaches, where a whole path kept was arrays retained and released at every step.
+        struct Rank {
+            var read, formers, skipped, shortMatches, level, start, consumed: Int
+
+            func isBetter(than o: Rank) -> Bool {
+                (read, -formers, -skipped, -shortMatches, -level, -start) > (o.read, -o.formers, -o.skipped, -o.shortMatches, -o.level, -o.start)
+                    || (read, formers, skipped, shortMatches, level, start) == (o.read, o.formers, o.skipped, o.shortMatches, o.level, o.start)
+                        && consumed > o.consumed
+            }
+        }
+
+        /// No level is 9: a path with no region ranks below every level.
+        var rank: Rank {
+            Rank(read: read, formers: formers.count, skipped: skipped, shortMatches: shortMatches,
+                 level: chain.last?.level.rawValue ?? 9, start: start, consumed: consumed)
         }
 
         /// Characters that named regions.
@@ -587,7 +600,7 @@ struct AddressParser {
             }
         }
         var best = start
-        var memo: [MemoKey: Path] = [:]
+        var memo: [MemoKey: Path.Rank] = [:]
         func explore(_ path: Path) throws {
             if path.isAcceptable(textLength: text.count) {
                 if path.isBetter(than: best) {
@@ -600,8 +613,9 @@ struct AddressParser {
             }
             let atTown = path.chain.last?.level == .town
             let key = MemoKey(consumed: path.consumed, code: path.chain.last?.code ?? 0)
-            if let seen = memo[key], !path.isBetter(than: seen) { return }
-            memo[key] = path
+            let rank = path.rank
+            if let seen = memo[key], !rank.isBetter(than: seen) { return }
+            memo[key] = rank
             // A level named again or a filler: read over it, then go on from there.
             if !path.chain.isEmpty, path.consumed < text.count {
                 // Names and fillers are no longer than `maxNameLength`; the rest of a long text
