@@ -310,6 +310,77 @@ public enum AMapShape {
                 ("location", .string("")), ("level", .string("")),
             ])
         }
+        let (city, loc, approximate) = entryValues(g)
+        return .object([
+            ("formatted_address", .string(g.formattedAddress)), ("country", .string("中国")),
+            ("province", .string(g.province?.name ?? "")),
+            ("citycode", .string(citycode(g))),
+            ("city", .string(city)), ("district", .string(g.district?.name ?? "")), ("township", .string(g.town?.name ?? "")),
+            ("neighborhood", emptyNamed), ("building", emptyNamed), ("adcode", .string(g.adcode ?? "")),
+            ("street", .string("")), ("number", .string("")), ("location", .string(loc.map(location) ?? "")),
+            ("level", .string(g.level)),
+            ("towncode", .string(g.town?.code ?? "")), ("towncode9", .string(g.townCode9 ?? "")),
+            ("location_approximate", .string(String(approximate))), ("poi", .string(g.poi?.name ?? "")), ("unmatched", .string(g.unmatched)),
+            ("former_name", .string(g.formerNames.joined(separator: ","))),
+        ])
+    }
+
+    /// `geoAnswer(g).write(into:)`, byte for byte, without the JSON value in between (as
+    /// `writeRegeo` does for regeo): batch mode writes millions of these.
+    public static func writeGeoAnswer(_ g: Geocode?, into out: inout [UInt8]) {
+        func literal(_ s: StaticString) { s.withUTF8Buffer { out.append(contentsOf: $0) } }
+        func string(_ s: String) { JSON.escape(s, into: &out) }
+        literal(#"{"status":"1","info":"OK","infocode":"10000","count":"#)
+        guard let g else {
+            literal(#""0","geocodes":[]}"#)
+            return
+        }
+        string(String(1 + g.namesakes.count))
+        literal(#","geocodes":["#)
+        func entry(_ e: Geocode, first: Bool) {
+            let (city, loc, approximate) = entryValues(e)
+            literal(first ? #"{"formatted_address":"# : #",{"formatted_address":"#)
+            string(e.formattedAddress)
+            literal(#","country":"中国","province":"#)
+            string(e.province?.name ?? "")
+            literal(#","citycode":"#)
+            string(citycode(e))
+            literal(#","city":"#)
+            string(city)
+            literal(#","district":"#)
+            string(e.district?.name ?? "")
+            literal(#","township":"#)
+            string(e.town?.name ?? "")
+            literal(#","neighborhood":{"name":[],"type":[]},"building":{"name":[],"type":[]},"adcode":"#)
+            string(e.adcode ?? "")
+            literal(#","street":"","number":"","location":""#)
+            if let loc { writeLocation(loc, into: &out) }
+            literal(#"","level":"#)
+            string(e.level)
+            literal(#","towncode":"#)
+            string(e.town?.code ?? "")
+            literal(#","towncode9":"#)
+            string(e.townCode9 ?? "")
+            literal(approximate ? #","location_approximate":"true","poi":"# : #","location_approximate":"false","poi":"#)
+            string(e.poi?.name ?? "")
+            literal(#","unmatched":"#)
+            string(e.unmatched)
+            literal(#","former_name":"#)
+            string(e.formerNames.count == 1 ? e.formerNames[0] : e.formerNames.joined(separator: ","))
+            literal("}")
+        }
+        entry(g, first: true)
+        for namesake in g.namesakes { entry(namesake, first: false) }
+        literal("]}")
+    }
+
+    private static func citycode(_ g: Geocode) -> String {
+        g.city?.citycode ?? g.district?.citycode ?? g.province?.citycode ?? ""
+    }
+
+    /// An entry's city (a municipality's own name where it has no city level), location and
+    /// whether that is approximate (a region's estimate where the answer has no location).
+    private static func entryValues(_ g: Geocode) -> (city: String, location: Coordinate?, approximate: Bool) {
         var city = g.city?.name ?? ""
         if city.isEmpty, let p = g.province, isMunicipality(p.code) { city = p.name }
         var loc = g.location, approximate = g.locationIsApproximate
@@ -319,18 +390,7 @@ public enum AMapShape {
                 if let l = e.location { loc = l; approximate = true; break }
             }
         }
-        return .object([
-            ("formatted_address", .string(g.formattedAddress)), ("country", .string("中国")),
-            ("province", .string(g.province?.name ?? "")),
-            ("citycode", .string(g.city?.citycode ?? g.district?.citycode ?? g.province?.citycode ?? "")),
-            ("city", .string(city)), ("district", .string(g.district?.name ?? "")), ("township", .string(g.town?.name ?? "")),
-            ("neighborhood", emptyNamed), ("building", emptyNamed), ("adcode", .string(g.adcode ?? "")),
-            ("street", .string("")), ("number", .string("")), ("location", .string(loc.map(location) ?? "")),
-            ("level", .string(g.level)),
-            ("towncode", .string(g.town?.code ?? "")), ("towncode9", .string(g.townCode9 ?? "")),
-            ("location_approximate", .string(String(approximate))), ("poi", .string(g.poi?.name ?? "")), ("unmatched", .string(g.unmatched)),
-            ("former_name", .string(g.formerNames.joined(separator: ","))),
-        ])
+        return (city, loc, approximate)
     }
 
     // MARK: config/district

@@ -37,7 +37,8 @@ struct GeocodeCSV {
         var failed = 0, rows = 0
         while true {
             var block: [CSVRecords.Record] = []
-            while block.count < 4_096, let r = try records.next() { block.append(r) }
+            // Blocks as `geocode --batch` reads them (see its `runBatch`).
+            while block.count < 16_384, let r = try records.next() { block.append(r) }
             if block.isEmpty { break }
             let addresses = block.map { index < $0.fields.count ? $0.fields[index] : "" }
             var text = ""

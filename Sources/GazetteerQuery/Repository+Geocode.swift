@@ -10,28 +10,24 @@ extension Repository {
                    parser: AddressParser, db: Connection) throws -> (Int64, Int)? {
         let n = min(text.count, 40)
         guard n >= max(2, minLength) else { return nil }
+        let names = POINameQueries(names: parser.poiNames, db: db)
+        let adcodes = region.map { AdminCode($0.code).adcodeRange(level: $0.level) }
         // Whether any name starts with the first two characters, asked once per parser: the
         // same few starts (the street after 西湖区, 路, 号) come back address after address.
         let two = UInt64(text.first!.value) << 32 | UInt64(text[text.startIndex + 1].value)
         // Every name either query below can find starts with the text's first `minLength`
         // characters: one seek tells when none does, as it does at most places an address reaches.
-        func some(_ start: String) throws -> Bool {
-            try db.cachedStatement("SELECT 1 FROM poi WHERE name >= ? AND name < ? LIMIT 1")
-                .first([.text(start), .text(KeywordSearcher.upperBound(start))], { _ in true }) != nil
-        }
-        guard try parser.poiStart(two, { try some(text.prefix(2).string) }),
-              try minLength <= 2 || some(text.prefix(minLength).string) else { return nil }
+        guard try parser.poiStart(two, { try names.some(startingWith: text.prefix(2)) }),
+              try minLength <= 2 || names.some(startingWith: text.prefix(minLength)) else { return nil }
         // The longest name that is a start of the text: the greatest name not after the text
         // either is one, or shares fewer characters with it than the text has (a longer start
         // would sort after it), so each seek shortens what is asked. A few index seeks, where
         // one `name IN (every start)` built SQLite a temporary table and a sorter per address.
         let least = max(2, minLength)
-        let lowest = text.prefix(least).string
+        let lowest = text.prefix(least)
         var longest = n
         while longest >= least {
-            guard let name = try db.cachedStatement("SELECT name FROM poi WHERE name <= ? AND name >= ? ORDER BY name DESC LIMIT 1")
-                .first([.text(text.prefix(longest).string), .text(lowest)], { $0.text(0) })
-            else { break }
+            guard let name = try names.greatest(atMost: text.prefix(longest), atLeast: lowest) else { break }
             // Its length as the parser counts it: in scalars.
             var shared = 0, whole = true
             for u in name.unicodeScalars {
@@ -42,31 +38,13 @@ extension Repository {
                 longest = min(shared, longest - 1)
                 continue
             }
-            var sql = "SELECT rowid FROM poi WHERE name = ?"
-            var values: [SQLiteValue] = [.text(name)]
-            if let region {
-                let range = AdminCode(region.code).adcodeRange(level: region.level)
-                sql += " AND +adcode BETWEEN ? AND ?" // `+`: look names up by name, never scan a region by adcode
-                values += [.integer(range.lowerBound), .integer(range.upperBound)]
-            }
-            sql += " ORDER BY rowid LIMIT 1"
-            if let rowid = try db.cachedStatement(sql).first(values, { $0.int64(0) }) { return (rowid, shared) }
+            if let rowid = try names.firstRowid(named: name, adcodes: adcodes) { return (rowid, shared) }
             longest = shared - 1
         }
         // The rest of the text may be the start of a longer POI name: 南京大学 → 南京大学(鼓楼校区).
-        let rest = text.prefix(n).string
-        guard try some(rest) else { return nil }
-        var sql2 = "SELECT rowid FROM poi WHERE name >= ? AND name < ?"
-        var values2: [SQLiteValue] = [.text(rest), .text(KeywordSearcher.upperBound(rest))]
-        if let region {
-            let range = AdminCode(region.code).adcodeRange(level: region.level)
-            sql2 += " AND +adcode BETWEEN ? AND ?"
-            values2 += [.integer(range.lowerBound), .integer(range.upperBound)]
-        }
-        // A branch of the same name (南京大学(鼓楼校区)) before a different one (南京大学金陵学院).
-        sql2 += " ORDER BY substr(name, ?, 1) IN ('(', '（') DESC, length(name), rowid LIMIT 1"
-        values2.append(.integer(Int64(n + 1)))
-        return try db.cachedStatement(sql2).first(values2) { ($0.int64(0), n) }
+        let rest = text.prefix(n)
+        guard try names.some(startingWith: rest) else { return nil }
+        return try names.firstLonger(startingWith: rest, after: n, adcodes: adcodes).map { ($0, n) }
     }
 
     /// Where a region's answer stands: its centre, or its nearest ancestor's when it has none
@@ -102,7 +80,10 @@ extension Repository {
         results.initialize(repeating: .success(nil))
         // The name table once, before the threads, each of which would otherwise build its own
         // while the cache is empty (an error here is met again, and reported, per slice).
-        _ = try? read { db in try regions.names(db) }
+        _ = try? read { db in
+            _ = try regions.names(db)
+            regions.noteAddressesGeocoded(n, db)
+        }
         defer {
             _ = results.deinitialize()
             results.deallocate()

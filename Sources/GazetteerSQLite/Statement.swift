@@ -69,7 +69,15 @@ package final class Statement {
         switch value {
         case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
         case .real(let v): rc = sqlite3_bind_double(handle, index, v)
-        case .text(let v): rc = sqlite3_bind_text(handle, index, v, -1, SQLITE_TRANSIENT)
+        case .text(var v):
+            // By length, from the string's own bytes: passing the String as a C string made a
+            // NUL-terminated copy per bind (the geocoder binds a few per address), and cut the
+            // text at the first NUL it held.
+            rc = v.withUTF8 { b in
+                b.withMemoryRebound(to: CChar.self) { c in
+                    sqlite3_bind_text64(handle, index, c.baseAddress ?? UnsafePointer(bitPattern: 1), sqlite3_uint64(c.count), SQLITE_TRANSIENT, UInt8(SQLITE_UTF8))
+                }
+            }
         case .blob(let v):
             rc = v.withUnsafeBytes { raw in
                 // A zero-length blob must still be a blob, not NULL.
@@ -163,6 +171,9 @@ package final class Statement {
 
     package var columnCount: Int32 { sqlite3_column_count(handle) }
     package func isNull(_ i: Int32) -> Bool { sqlite3_column_type(handle, i) == SQLITE_NULL }
+    /// Whether column `i` holds text or an integer (`typeof`'s answer, without a string per row).
+    package func isText(_ i: Int32) -> Bool { sqlite3_column_type(handle, i) == SQLITE_TEXT }
+    package func isInteger(_ i: Int32) -> Bool { sqlite3_column_type(handle, i) == SQLITE_INTEGER }
     package func int64(_ i: Int32) -> Int64 { sqlite3_column_int64(handle, i) }
     package func int(_ i: Int32) -> Int { Int(sqlite3_column_int64(handle, i)) }
     package func double(_ i: Int32) -> Double { sqlite3_column_double(handle, i) }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Gazetteer
+@testable import GazetteerAMap
 @testable import GazetteerCore
 @testable import GazetteerImport
 @testable import GazetteerQuery
@@ -222,6 +223,47 @@ import Testing
         }
         guard case .failure = batch[3] else { Issue.record("a 201-character address must fail in place"); return }
         #expect((try? batch[1].get()) == .some(nil), "a blank address finds nothing")
+    }
+
+    /// A batch large enough loads every POI's name (`POINames`) and asks its POI questions in
+    /// memory: each answer is the one a lone geocode gets from the database.
+    @Test func aLargeBatchAnswersAsLoneQueries() throws {
+        let pois = try repo.read { db in try db.cachedStatement("SELECT name FROM poi WHERE rowid % 23 = 0").rows { $0.text(0) } }
+        let addresses = try GeocodeSuite("nca-dev").cases.map(\.address)
+            + pois.flatMap { [$0, "杭州市" + $0 + "东门", String($0.dropLast(2))] }
+        let batchRepository = try Repository(path: SeedDatabase.path), loneRepository = try Repository(path: SeedDatabase.path)
+        let batch = batchRepository.geocode(addresses)
+        #expect(try batchRepository.read { db in batchRepository.regions.poiNames(db) } != nil, "the batch loaded the names")
+        var found = 0
+        for (address, result) in zip(addresses, batch) {
+            let lone = try loneRepository.geocode(address)
+            let g = try result.get()
+            #expect(g == lone, "\(address)")
+            if g?.poi != nil { found += 1 }
+        }
+        #expect(try loneRepository.read { db in loneRepository.regions.poiNames(db) } == nil, "lone queries asked SQL")
+        #expect(found > pois.count, "the addresses reach POIs")
+    }
+
+    /// Batch mode writes geo's answer straight into bytes (`writeGeoAnswer`): the same text as the
+    /// service's JSON value, on a suite's addresses and on answers of every kind (nothing found,
+    /// namesakes, a former name, an estimated location, text needing escapes).
+    @Test func batchAnswerBytesAreTheServiceAnswer() throws {
+        let suite = try GeocodeSuite("cpca-addressparser").cases.map(\.address)
+        let addresses = suite + ["没有这个地方", "西湖区", "四季青街道", "襄樊市樊城区", "长春经开区", "浙江省杭州市西湖区\"引号\\路\u{2028}1号"]
+        var kinds: Set<String> = []
+        for address in addresses {
+            let g = try repo.geocode(address)
+            var bytes: [UInt8] = []
+            AMapShape.writeGeoAnswer(g, into: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == AMapShape.geoAnswer(g).text, "\(address)")
+            if g == nil { kinds.insert("none") }
+            if g?.namesakes.isEmpty == false { kinds.insert("namesakes") }
+            if g?.formerNames.isEmpty == false { kinds.insert("former") }
+            if g?.locationIsApproximate == true { kinds.insert("approximate") }
+            if g?.unmatched.contains("\"") == true { kinds.insert("escaped") }
+        }
+        #expect(kinds == ["none", "namesakes", "former", "approximate", "escaped"])
     }
 
     @Test func extraDetailIsReportedUnmatched() throws {

@@ -20,12 +20,16 @@ import Testing
             .real(3.141592653589793), .real(-0.0), .real(1e-300), .real(Double.greatestFiniteMagnitude),
             .null, .blob([]), .blob([0, 1, 2, 255, 0]), .text(""), .text("北京市东城区"),
             .text("emoji 🇨🇳👩‍👩‍👧 and NUL-free 𠀀 ext-B"), .text("quote ' \" ; DROP TABLE t; --"),
+            .text("a\u{0}b"), .text("\u{0}"),
         ]
         let insert = try db.cachedStatement("INSERT INTO t (rowid, v) VALUES (?, ?)")
         for (i, v) in values.enumerated() { try insert.run([.integer(Int64(i)), v]) }
         let read = try db.cachedStatement("SELECT v FROM t ORDER BY rowid").rows { $0.value(0) }
         #expect(read == values)
         #expect(try db.scalar("SELECT typeof(v) FROM t WHERE rowid = 9") == .text("blob"))
+        // Text is bound whole, a NUL inside it too, and empty text is text, not NULL.
+        #expect(try db.scalar("SELECT length(CAST(v AS BLOB)) FROM t WHERE rowid = 15") == .integer(3))
+        #expect(try db.scalar("SELECT typeof(v) FROM t WHERE rowid = 11") == .text("text"))
     }
 
     @Test func bindByName() throws {

@@ -100,10 +100,22 @@ package struct NameTable: Sendable {
         codes(key, short: isShort) { stored in stored.count == name.count && zip(stored, name).allSatisfy { $0 == $1 } }
     }
 
-    /// A key only narrows: each name of its chain is compared, once however many regions bear it.
+    /// `codes(_:_:short:)`'s regions handed to `body` one at a time, in no set order: the
+    /// parser's inner loop, without an array per look-up.
+    package func forEachCode(_ name: ArraySlice<Unicode.Scalar>, _ key: NameKey, short isShort: Bool, _ body: (Int64) -> Void) {
+        walk(key, short: isShort, { stored in stored.count == name.count && zip(stored, name).allSatisfy { $0 == $1 } }, body)
+    }
+
     private func codes(_ key: NameKey, short isShort: Bool, _ equal: (ArraySlice<Unicode.Scalar>) -> Bool) -> [Int64] {
-        guard let slot = slot(key) else { return [] }
         var out: [Int64] = []
+        walk(key, short: isShort, equal) { out.append($0) }
+        // Linked newest first.
+        return out.count > 1 ? out.sorted() : out
+    }
+
+    /// A key only narrows: each name of its chain is compared, once however many regions bear it.
+    private func walk(_ key: NameKey, short isShort: Bool, _ equal: (ArraySlice<Unicode.Scalar>) -> Bool, _ body: (Int64) -> Void) {
+        guard let slot = slot(key) else { return }
         var compared: (Range<Int32>, Bool)?
         var at = isShort ? slots[slot].short : slots[slot].full
         while at >= 0 {
@@ -114,10 +126,8 @@ package struct NameTable: Sendable {
                 same = equal(scalars[Int(e.name.lowerBound)..<Int(e.name.upperBound)])
                 compared = (e.name, same)
             }
-            if same { out.append(e.code) }
+            if same { body(e.code) }
         }
-        // Linked newest first.
-        return out.count > 1 ? out.sorted() : out
     }
 
     private static func stored(_ key: NameKey) -> UInt64 { key.value == 0 ? 1 : key.value }

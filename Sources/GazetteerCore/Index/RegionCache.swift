@@ -57,6 +57,10 @@ package final class RegionCache: Sendable {
         var poiPoints: POIPoints?
         /// POI rows searches measured from the database (see `notePOIsMeasured`); -1 once claimed.
         var measuredPOIRows = 0
+        /// Every POI's name, once batches have geocoded enough addresses (see `noteAddressesGeocoded`).
+        var poiNames: POINames?
+        /// Addresses geocoded in batches; -1 once the names' load is claimed.
+        var geocodedAddresses = 0
 
         /// Whether a query on this connection may read and fill the cache: only when its
         /// snapshot is of the cached generation. (A connection that never validated, such as
@@ -112,6 +116,8 @@ package final class RegionCache: Sendable {
                 s.regionBatchPoints = 0
                 s.poiPoints = nil
                 s.measuredPOIRows = 0
+                s.poiNames = nil
+                s.geocodedAddresses = 0
             }
             s.generation = current
         }
@@ -210,6 +216,18 @@ package final class RegionCache: Sendable {
     /// thread loads while the others go on reading rows, and a failed load only leaves it out.
     package func notePOIsMeasured(_ count: Int, _ db: Connection) {
         loadOnceWorthIt(count, db, perPOI: 8, uses: \.measuredPOIRows, value: \.poiPoints) { try POIPoints(loading: db) }
+    }
+
+    /// Notes `count` addresses about to be geocoded in a batch, and loads every POI's name
+    /// (`POINames`) once batches have geocoded one address per eight POIs: a name costs about
+    /// what a tenth of an address's name seeks do.
+    package func noteAddressesGeocoded(_ count: Int, _ db: Connection) {
+        loadOnceWorthIt(count, db, perPOI: 8, uses: \.geocodedAddresses, value: \.poiNames) { try POINames(loading: db) }
+    }
+
+    /// Every POI's name, if loaded for `db`'s snapshot.
+    package func poiNames(_ db: Connection) -> POINames? {
+        cached(db, { $0.pointee.poiNames })
     }
 
     /// Every POI's coordinates, if loaded for `db`'s snapshot.

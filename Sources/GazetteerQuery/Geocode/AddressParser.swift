@@ -13,6 +13,8 @@ struct AddressParser {
     let names: RegionCache.Names
     /// Every region's row, when stored with the names: read without the cache's lock.
     let rows: RegionRows?
+    /// Every POI's name, when a batch has loaded them (see `Repository.poiPrefix`).
+    let poiNames: POINames?
 
     /// Whether some POI's name starts with two characters (packed, see `Repository.poiPrefix`),
     /// for this parser's one read.
@@ -48,10 +50,25 @@ struct AddressParser {
         let level: RegionLevel
         var name: String { row.name }
         var shortName: String? { row.shortName }
+        /// The names' `plainScalars`: the search tests whether the text restates them at every
+        /// step, for the regions it has read (most regions it meets it never tests so).
+        lazy var nameScalars = AddressParser.plainScalars(row.name)
+        lazy var shortScalars = row.shortName.flatMap(AddressParser.plainScalars)
 
         init(_ row: RegionCache.Entry) {
             self.row = row
             (code, parent, level) = (row.code, row.parent, row.level)
+        }
+
+        /// Whether `text` starts with the name.
+        func nameStarts(_ text: ArraySlice<Unicode.Scalar>) -> Bool {
+            if let nameScalars { AddressParser.starts(text, scalars: nameScalars) } else { AddressParser.starts(text, with: name) }
+        }
+
+        /// Whether `text` starts with the short name.
+        func shortNameStarts(_ text: ArraySlice<Unicode.Scalar>) -> Bool {
+            guard let shortName else { return false }
+            return if let shortScalars { AddressParser.starts(text, scalars: shortScalars) } else { AddressParser.starts(text, with: shortName) }
         }
     }
 
@@ -79,6 +96,7 @@ struct AddressParser {
         self.cache = cache
         names = try cache.names(db)
         rows = cache.rows(db)
+        poiNames = cache.poiNames(db)
     }
 
     /// Longest region name tried, in characters.
@@ -121,11 +139,24 @@ struct AddressParser {
         /// one), then skips fewer levels, then uses fewer short names, then ends higher in the
         /// tree (a bare 朝阳 is the city before the towns), then starts earlier, then reads over
         /// more filler (峰江镇's 镇 is not left unmatched).
-        func isBetter(than o: Path) -> Bool {
-            (read, -formers.count, -skipped, -shortMatches, -(chain.last?.level.rawValue ?? 9), -start)
-                > (o.read, -o.formers.count, -o.skipped, -o.shortMatches, -(o.chain.last?.level.rawValue ?? 9), -o.start)
-                || (read, formers.count, skipped, shortMatches, chain.last?.level, start) == (o.read, o.formers.count, o.skipped, o.shortMatches, o.chain.last?.level, o.start)
-                    && consumed > o.consumed
+        func isBetter(than o: Path) -> Bool { rank.isBetter(than: o.rank) }
+
+        /// What `isBetter` compares, without the path's arrays: the search keeps one per place
+        /// it reaches, where a whole path kept was arrays retained and released at every step.
+        struct Rank {
+            var read, formers, skipped, shortMatches, level, start, consumed: Int
+
+            func isBetter(than o: Rank) -> Bool {
+                (read, -formers, -skipped, -shortMatches, -level, -start) > (o.read, -o.formers, -o.skipped, -o.shortMatches, -o.level, -o.start)
+                    || (read, formers, skipped, shortMatches, level, start) == (o.read, o.formers, o.skipped, o.shortMatches, o.level, o.start)
+                        && consumed > o.consumed
+            }
+        }
+
+        /// No level is 9: a path with no region ranks below every level.
+        var rank: Rank {
+            Rank(read: read, formers: formers.count, skipped: skipped, shortMatches: shortMatches,
+                 level: chain.last?.level.rawValue ?? 9, start: start, consumed: consumed)
         }
 
         /// Characters that named regions.
@@ -190,24 +221,20 @@ struct AddressParser {
 
     /// Whether `text` starts with the suffix of a level other than `level` (and not of its own).
     static func otherLevelSuffix(_ text: ArraySlice<Unicode.Scalar>, _ level: RegionLevel) -> Bool {
-        guard let first = text.first, suffixFirsts.contains(first) else { return false }
         let (own, others) = levelSuffixes[level.rawValue]
-        return others.contains { starts(text, with: $0) } && !own.contains { starts(text, with: $0) }
-            && !notSuffixes.start(text)
+        return others.start(text) && !own.start(text) && !notSuffixes.start(text)
     }
 
     /// Words that start with a level's suffix but are none (杭州旗舰店: a flagship store, not a
     /// banner named 杭州).
     static let notSuffixes = Words(["旗舰", "区域", "县城", "镇店"])
 
-    private static let suffixFirsts = Set(RegionLevel.allCases.flatMap { suffixes($0) }.compactMap(\.unicodeScalars.first))
-
     /// Per level (by raw value): its own suffixes, and those of the other levels below a province.
-    private static let levelSuffixes: [(own: [String], others: [String])] = {
+    private static let levelSuffixes: [(own: Words, others: Words)] = {
         let levels = RegionLevel.allCases.sorted { $0.rawValue < $1.rawValue }
         precondition(levels.map(\.rawValue) == Array(0..<levels.count), "levels are numbered 0, 1, 2…")
         return levels.map { level in
-            (suffixes(level), levels.filter { $0 != level && $0 != .province }.flatMap { suffixes($0) })
+            (Words(suffixes(level)), Words(levels.filter { $0 != level && $0 != .province }.flatMap { suffixes($0) }))
         }
     }()
 
@@ -216,8 +243,14 @@ struct AddressParser {
         level.map { suffixTable[$0.rawValue] } ?? []
     }
 
+    /// `suffixes` as `Words`, for the text at hand.
+    static func suffixWords(_ level: RegionLevel?) -> Words {
+        level.map { suffixWordTable[$0.rawValue] } ?? Words([])
+    }
+
     /// `suffixes` per level, made once: the search asks at every step.
     private static let suffixTable = RegionLevel.allCases.sorted { $0.rawValue < $1.rawValue }.map(listedSuffixes)
+    private static let suffixWordTable = suffixTable.map(Words.init)
 
     private static func listedSuffixes(_ level: RegionLevel?) -> [String] {
         switch level {
@@ -259,34 +292,45 @@ struct AddressParser {
         var full: [(code: Int64, length: Int)] = [], short: [(code: Int64, length: Int)] = []
         for (length, key) in prefixes {
             let p = rest.prefix(length)
-            for code in names.codes(p, key, short: false) { full.append((code, length)) }
-            for code in names.codes(p, key, short: true) { short.append((code, length)) }
+            names.forEachCode(p, key, short: false) { full.append(($0, length)) }
+            names.forEachCode(p, key, short: true) { short.append(($0, length)) }
         }
         full = Self.longestPerCode(full)
         short = Self.longestPerCode(short)
-        var codes = full.map(\.code)
-        for s in short where Self.search(full, s.code) == nil { codes.append(s.code) }
         // What follows a short name, looked at once per length rather than once per namesake.
         struct After {
             var children: [Int64]
             var street, place, jie: Bool
         }
-        var afters: [Int: After] = [:]
+        var afters: [(length: Int, after: After)] = []  // a few lengths: no hashing
         func after(_ length: Int) -> After {
-            if let known = afters[length] { return known }
+            if let known = afters.first(where: { $0.length == length }) { return known.after }
             let text = window.dropFirst(length)
             let a = After(children: namedAtStart(of: text), street: Self.streetWords.start(text),
                           place: Self.placeWords.start(text), jie: Self.starts(text, with: "街"))
-            afters[length] = a
+            afters.append((length, a))
             return a
         }
         var matches: [Match] = []
-        matches.reserveCapacity(codes.count)
-        for code in codes.sorted() {
+        matches.reserveCapacity(full.count + short.count)
+        // Each code once, in code order (both lists are), with what its full and short names read.
+        var i = 0, j = 0
+        while i < full.count || j < short.count {
+            let code: Int64, byFull: Int?, byShort: Int?
+            if j == short.count || i < full.count && full[i].code < short[j].code {
+                (code, byFull, byShort) = (full[i].code, full[i].length, nil)
+                i += 1
+            } else if i == full.count || short[j].code < full[i].code {
+                (code, byFull, byShort) = (short[j].code, nil, short[j].length)
+                j += 1
+            } else {
+                (code, byFull, byShort) = (full[i].code, full[i].length, short[j].length)
+                i += 1
+                j += 1
+            }
             guard let e = try entry(code) else { continue }
-            let byFull = Self.search(full, code)
             if let f = byFull { matches.append(Match(entry: e, length: f, short: false)) }
-            guard let length = Self.search(short, code) else { continue }
+            guard let length = byShort else { continue }
             let next = after(length)
             // Its full name read too, the short name counts only where a region under it starts
             // after it: 青岛市北区 is 青岛 + 市北区, not 青岛市 + 北区.
@@ -356,16 +400,6 @@ struct AddressParser {
         return out
     }
 
-    /// The length kept for `code` in a list in code order.
-    static func search(_ list: [(code: Int64, length: Int)], _ code: Int64) -> Int? {
-        var lo = 0, hi = list.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if list[mid].code < code { lo = mid + 1 } else { hi = mid }
-        }
-        return lo < list.count && list[lo].code == code ? list[lo].length : nil
-    }
-
     struct Match {
         var entry: Node
         /// Characters of the text read.
@@ -393,8 +427,8 @@ struct AddressParser {
     func namedAtStart(of text: ArraySlice<Unicode.Scalar>) -> [Int64] {
         var codes: [Int64] = []
         for name in wholeNames(startingAt: text) {
-            codes.append(contentsOf: names.codes(text.prefix(name.length), name.key, short: false))
-            codes.append(contentsOf: names.codes(text.prefix(name.length), name.key, short: true))
+            names.forEachCode(text.prefix(name.length), name.key, short: false) { codes.append($0) }
+            names.forEachCode(text.prefix(name.length), name.key, short: true) { codes.append($0) }
         }
         return codes
     }
@@ -566,7 +600,7 @@ struct AddressParser {
             }
         }
         var best = start
-        var memo: [MemoKey: Path] = [:]
+        var memo: [MemoKey: Path.Rank] = [:]
         func explore(_ path: Path) throws {
             if path.isAcceptable(textLength: text.count) {
                 if path.isBetter(than: best) {
@@ -579,8 +613,9 @@ struct AddressParser {
             }
             let atTown = path.chain.last?.level == .town
             let key = MemoKey(consumed: path.consumed, code: path.chain.last?.code ?? 0)
-            if let seen = memo[key], !path.isBetter(than: seen) { return }
-            memo[key] = path
+            let rank = path.rank
+            if let seen = memo[key], !rank.isBetter(than: seen) { return }
+            memo[key] = rank
             // A level named again or a filler: read over it, then go on from there.
             if !path.chain.isEmpty, path.consumed < text.count {
                 // Names and fillers are no longer than `maxNameLength`; the rest of a long text
@@ -592,19 +627,21 @@ struct AddressParser {
                    [110000, 120000, 310000, 500000].contains(last.code), rest.first == "县" { over.append(1) }
                 // The level's suffix after a short name (峰江镇): a bare town so written is
                 // named in full, no longer a weak start (宁围镇…).
-                let suffixes = path.lastShort ? Self.suffixes(path.chain.last?.level).filter { Self.starts(rest, with: $0) }.map(\.unicodeScalars.count) : []
+                let suffixes = path.lastShort ? Self.suffixWords(path.chain.last?.level).startingLengths(rest) : []
                 // A level already named, or above one named, written again: the text restarts
                 // (台州市浙江省台州市椒江区…, 北京北京市…).
                 if !atTown, let last = path.chain.last {
-                    for e in try lineage(last) + path.chain.dropLast() {
-                        if Self.starts(rest, with: e.name) { over.append(e.name.unicodeScalars.count) }
-                        if let s = e.shortName, s.unicodeScalars.count >= 2, Self.starts(rest, with: s) {
+                    func restated(_ e: Node) {
+                        if e.nameStarts(rest) { over.append(e.name.unicodeScalars.count) }
+                        if let s = e.shortName, e.shortNameStarts(rest), s.unicodeScalars.count >= 2 {
                             // With a suffix of its level, maybe a former one (玉环市 written 玉环县).
                             let n = s.unicodeScalars.count
-                            let suffix = Self.suffixes(e.level).first { Self.starts(rest.dropFirst(n), with: $0) }
-                            over.append(n + (suffix?.unicodeScalars.count ?? 0))
+                            over.append(n + (Self.suffixWords(e.level).startingLengths(rest.dropFirst(n)).first ?? 0))
                         }
                     }
+                    // The two lists one after the other, not joined into a new array at every step.
+                    for e in try lineage(last) { restated(e) }
+                    for e in path.chain.dropLast() { restated(e) }
                 }
                 for (n, isSuffix) in Self.unique(over).map({ ($0, false) }) + Self.unique(suffixes).map({ ($0, true) }) {
                     var next = path
@@ -626,7 +663,7 @@ struct AddressParser {
                 // its suffix (两路镇).
                 let wide = above.level == .province
                 // So must a town whose short name is itself a street's (湘潭路 of 湘潭路街道).
-                let suffixed = { (m: Match) in Self.suffixes(.town).contains { Self.starts(text[(path.consumed + m.length)...], with: $0) } }
+                let suffixed = { (m: Match) in Self.suffixWords(.town).start(text[(path.consumed + m.length)...]) }
                 let streetNamed = { (m: Match) in m.entry.shortName.map(Self.streetWords.end) ?? false }
                 // Nor one whose name starts a zone's (奉化东郊开发区 is 奉化's, not 鄞州区's 东郊街道).
                 let zoneNamed = { (m: Match) in Self.starts(text[(path.consumed + m.length)...], with: "开发区") }
@@ -695,14 +732,28 @@ struct AddressParser {
     /// them, which one look-up tells.
     struct Words {
         let list: [String]
-        private let firsts: Set<Unicode.Scalar>
+        /// Each word's `plainScalars`.
+        private let scalars: [[Unicode.Scalar]?]
+        /// A few scalars, compared in a row: cheaper than hashing one, as most text is tested.
+        private let firsts: [Unicode.Scalar]
 
         private let lasts: Set<Unicode.Scalar>
 
         init(_ list: [String]) {
             self.list = list
-            firsts = Set(list.compactMap(\.unicodeScalars.first))
+            scalars = list.map(AddressParser.plainScalars)
+            firsts = Array(Set(list.compactMap(\.unicodeScalars.first))).sorted()
             lasts = Set(list.compactMap(\.unicodeScalars.last))
+        }
+
+        private func word(_ i: Int, starts text: ArraySlice<Unicode.Scalar>) -> Bool {
+            if let s = scalars[i] { AddressParser.starts(text, scalars: s) } else { AddressParser.starts(text, with: list[i]) }
+        }
+
+        /// The lengths, in scalars, of the words `text` starts with, in the list's order.
+        func startingLengths(_ text: ArraySlice<Unicode.Scalar>) -> [Int] {
+            guard let c = text.first, firsts.contains(c) else { return [] }
+            return list.indices.filter { word($0, starts: text) }.map { list[$0].unicodeScalars.count }
         }
 
         /// Whether `name` ends with one of the words (words of ideographs): see `ends`.
@@ -715,13 +766,13 @@ struct AddressParser {
         /// Whether `text` starts with one of the words.
         func start(_ text: ArraySlice<Unicode.Scalar>) -> Bool {
             guard let c = text.first, firsts.contains(c) else { return false }
-            return list.contains { AddressParser.starts(text, with: $0) }
+            return list.indices.contains { word($0, starts: text) }
         }
 
         /// The words `text` starts with.
         func starting(_ text: ArraySlice<Unicode.Scalar>) -> [String] {
             guard let c = text.first, firsts.contains(c) else { return [] }
-            return list.filter { AddressParser.starts(text, with: $0) }
+            return list.indices.filter { word($0, starts: text) }.map { list[$0] }
         }
     }
 
@@ -737,6 +788,24 @@ struct AddressParser {
                 return u.value < 0x3000 && !word.unicodeScalars.allSatisfy(String.isComposed)
                     && text.starts(with: word.composed.unicodeScalars)
             }
+            i += 1
+        }
+        return true
+    }
+
+    /// `word`'s scalars when comparing them is all `starts(_:with:)` does for it (every scalar
+    /// one that composition leaves alone, as in CJK words); nil sends it the long way.
+    static func plainScalars(_ word: String) -> [Unicode.Scalar]? {
+        let scalars = Array(word.unicodeScalars)
+        return scalars.allSatisfy(String.isComposed) ? scalars : nil
+    }
+
+    /// `starts(text, with: word)` for a word's `plainScalars`.
+    static func starts(_ text: ArraySlice<Unicode.Scalar>, scalars: [Unicode.Scalar]) -> Bool {
+        guard text.count >= scalars.count else { return false }
+        var i = text.startIndex
+        for u in scalars {
+            guard text[i] == u else { return false }
             i += 1
         }
         return true
