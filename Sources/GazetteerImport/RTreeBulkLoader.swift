@@ -10,17 +10,18 @@ import GazetteerSQLite
 /// all big-endian, padded to the node size; the root is node 1. `rtreecheck()` verifies the
 /// result in the tests.
 ///
-/// Memory stays bounded: up to `inMemoryPoints` points are read once and sorted in memory;
-/// more stream in sorted by SQLite (spilling to disk), one vertical slice (about
-/// √(n·capacity) points) at a time, with each point's leaf number kept (4 bytes a point when
-/// ids are dense) for a second pass that writes the `%_rowid` rows in id order. Only the
-/// leaves' boxes (one per `capacity` points) are kept for the levels above.
+/// Memory stays bounded: up to `inMemoryPoints` points are sorted in memory (`arrange`: the
+/// points, 40 bytes each, and their leaves written out, about 24 bytes a point), read once from
+/// the table or handed over by the importer, which kept them as it wrote the rows; more stream
+/// in sorted by SQLite (spilling to disk), one vertical slice (about √(n·capacity) points) at a
+/// time, with each point's leaf number kept (4 bytes a point when ids are dense) for a second
+/// pass that writes the `%_rowid` rows in id order. Only the leaves' boxes (one per `capacity` points) are kept for the levels above.
 struct RTreeBulkLoader {
     let db: Connection
     /// The R*Tree's name; its shadow tables are `<name>_node` and so on.
     let table: String
 
-    /// Up to this many points are sorted in memory (40 bytes each, 100 MB at most); more
+    /// Up to this many points are sorted in memory (about 64 bytes each, 160 MB at most); more
     /// stream through SQLite's sorter, which spills to disk.
     static let inMemoryPoints = 2_500_000
 
