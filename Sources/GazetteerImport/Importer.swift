@@ -61,7 +61,7 @@ public final class Importer {
         let run = ImportRun(db: db, options: options, tables: tables, progress: progress, started: started)
         defer { (lastSearchIndexPath, lastSideIndex) = (run.searchIndexPath, run.side) }
         do {
-            try db.execute("PRAGMA cache_size = -131072")
+            try db.execute("PRAGMA cache_size = \(ImportRun.pageCache)")
             var summary = try db.savepoint { () throws -> ImportSummary in
                 try run.execute()
                 try run.finish(sources: options.datasetSources ?? files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))
@@ -117,6 +117,10 @@ private final class ImportRun {
     var side: SideSearchIndex?
     var searchIndexPath = SearchIndexPath.rowByRow
     var buildsAside: Bool { searchIndexPath == .aside }
+    /// The R*Tree points of the poi table in a bulk import: the rows before it and those it
+    /// inserted, as written (nil once a row was updated, or when there are more than can be
+    /// sorted in memory).
+    var keptPoints: [RTreeBulkLoader.Point]?
     /// Whether poi_fts got the bulk settings (big flushes, no merging) in this import.
     var ftsInBulk = false
 
@@ -152,6 +156,7 @@ private final class ImportRun {
             bulk = poiBytes > options.bulkIndexBytes
             if bulk {
                 try db.execute("DROP INDEX IF EXISTS poi_name; DROP INDEX IF EXISTS poi_adcode")
+                try keepPoints(poiBytes: poiBytes)
                 side = try makeSideIndex(poiBytes: poiBytes)
                 if side == nil { try bulkFTSSettings() }
             }
@@ -161,8 +166,9 @@ private final class ImportRun {
             for table in poiTables { try importPOIs(table) }
             if bulk {
                 if buildsAside { side?.finishInput() }
-                try db.execute("CREATE INDEX poi_name ON poi (name); CREATE INDEX poi_adcode ON poi (adcode)")
-                try rebuildPOITree()
+                let arranging = try arrangePOITree()
+                try createPOIIndexes()
+                try rebuildPOITree(arranged: arranging?.wait())
                 if buildsAside, let side {
                     // A side index that failed (its temporary file could not grow) is made up here.
                     if side.succeeded() { try side.copy(into: db) } else { try leaveSidePath() }
@@ -415,6 +421,7 @@ private final class ImportRun {
                     if db.changes > 0 {
                         summary.pois.inserted += 1
                         let rowid = db.lastInsertRowID
+                        keepPoint(rowid: rowid, record)
                         var indexed = false
                         if buildsAside {
                             // Indexed aside already, or (rowid not the one counted on) by the catch-up.
@@ -434,6 +441,8 @@ private final class ImportRun {
                         if db.changes == 0 { throw row.error("id", .duplicateKey(record.id, firstLine: nil, firstFile: nil)) }
                         if stored == record { summary.pois.unchanged += 1; continue }
                         summary.pois.updated += 1
+                        // Its point moves: the tree is read from the table instead.
+                        keptPoints = nil
                         try db.cachedStatement("INSERT INTO poi_fts (poi_fts, rowid, grams, chars) VALUES ('delete', ?, ?, ?)")
                             .run([.integer(rowid)] + SearchTokens.poiRow(name: stored.name))
                         try db.cachedStatement("""
@@ -454,13 +463,65 @@ private final class ImportRun {
         try failIfErrors()
     }
 
-    /// Rebuilds the POI R*Tree from the poi table, packed (see `RTreeBulkLoader`).
-    private func rebuildPOITree() throws {
+    /// Builds the poi table's two indexes (dropped for a bulk import), their sorting on
+    /// SQLite's helper threads. SQLite's sorter hands a run of rows to a helper thread only
+    /// when it passes the page cache's size (128 MiB here, where both sorts fit whole and
+    /// were sorted on this thread): with an 8 MiB cache for the builds, runs of 8 MiB are sorted
+    /// on the other core while this thread reads on, and then merged.
+    private func createPOIIndexes() throws {
+        try db.execute("PRAGMA threads = 2; PRAGMA cache_size = -8192")
+        defer { try? db.execute("PRAGMA threads = 0; PRAGMA cache_size = \(Self.pageCache)") }
+        try db.execute("CREATE INDEX poi_name ON poi (name); CREATE INDEX poi_adcode ON poi (adcode)")
+    }
+
+    /// The import's page cache (PRAGMA cache_size: 128 MiB).
+    static let pageCache = -131_072
+
+    /// The R*Tree's point columns of the poi table.
+    private static let treePoints = "SELECT rowid, lng, lat, CAST(typecode AS INTEGER) FROM poi"
+
+    /// Rebuilds the POI R*Tree from the poi table, packed (see `RTreeBulkLoader`); from the
+    /// points `arrangePOITree` sorted, when they are all the table's.
+    private func rebuildPOITree(arranged: RTreeBulkLoader.Arrangement?) throws {
         let (count, low, high) = try db.cachedStatement("SELECT count(*), coalesce(min(rowid), 0), coalesce(max(rowid), 0) FROM poi")
             .first([]) { ($0.int64(0), $0.int64(1), $0.int64(2)) } ?? (0, 0, 0)
-        try RTreeBulkLoader(db: db, table: "poi_rtree").load(
-            select: "SELECT rowid, lng, lat, CAST(typecode AS INTEGER) FROM poi",
-            count: Int(count), ids: low...max(low, high), inMemoryPoints: options.rtreeInMemoryPoints)
+        let tree = RTreeBulkLoader(db: db, table: "poi_rtree")
+        if let arranged, arranged.byID.count == count {
+            try tree.load(arranged)
+        } else {
+            try tree.load(select: Self.treePoints, count: Int(count), ids: low...max(low, high), inMemoryPoints: options.rtreeInMemoryPoints)
+        }
+    }
+
+    /// Starts sorting the R*Tree's points on another thread, to overlap the index builds.
+    /// Nil when they were not kept (a row updated, or too many to sort in memory).
+    private func arrangePOITree() throws -> OnOtherThread<RTreeBulkLoader.Arrangement>? {
+        guard let points = keptPoints.take() else { return nil }
+        let nodeSize = try RTreeBulkLoader(db: db, table: "poi_rtree").nodeSize()
+        return OnOtherThread(handing: points) { RTreeBulkLoader.arrange(&$0, nodeSize: nodeSize) }
+    }
+
+    /// Starts keeping the R*Tree's points for `arrangePOITree`: those of the rows already
+    /// there, read now, then each new row's as it is written (all in rowid order).
+    private func keepPoints(poiBytes: Int) throws {
+        var points: [RTreeBulkLoader.Point] = []
+        points.reserveCapacity(min(poiBytes / SideSearchIndex.bytesPerRow + 4_096, options.rtreeInMemoryPoints))
+        let before = try db.makeStatement("\(Self.treePoints) ORDER BY rowid")
+        try before.bind([])
+        defer { before.reset() }
+        while try before.step() {
+            guard points.count < options.rtreeInMemoryPoints else { return }
+            points.append(RTreeBulkLoader.Point(before))
+        }
+        keptPoints = points
+    }
+
+    /// Keeps a new row's R*Tree point for `arrangePOITree`, while they stay few enough to sort
+    /// in memory.
+    private func keepPoint(rowid: Int64, _ poi: POIRow) {
+        guard keptPoints != nil else { return }
+        guard keptPoints!.count < options.rtreeInMemoryPoints else { keptPoints = nil; return }
+        keptPoints!.append(RTreeBulkLoader.Point(id: rowid, x: poi.location.longitude, y: poi.location.latitude, code: poi.typecodeNumber))
     }
 
     /// - Parameter tokens: `SearchTokens.index(poi.name)`, made on the reading thread; nil when

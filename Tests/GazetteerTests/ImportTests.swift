@@ -132,23 +132,12 @@ import Testing
     /// A tree too big to sort in memory is sorted by SQLite instead: the same tree, node for
     /// node; and ids far apart (a table with gaps) still get their `%_rowid` rows.
     @Test func bulkBuiltRTreeIsTheSameSortedEitherWay() throws {
-        var text = "id,name,typecode,lng,lat\n"
-        for i in 0..<3_000 {
-            // Repeated longitudes, so ties are broken by id alike both ways.
-            text += "s\(i),店\(i),\(i % 5 == 0 ? "" : "050100"),\(120.0 + Double(i % 700) / 1_000),\(30.1 + Double(i % 911) / 3_000)\n"
-        }
         let regions = fixture.write("regions.csv", Fixture.regions)
-        let pois = fixture.write("many.csv", text)
+        let pois = fixture.write("many.csv", Self.gridPOIs("s", untyped: 5, columns: 700, rows: 911))
         try fixture.run([regions, pois]) { $0.bulkIndexBytes = 0 }
         let streamed = Fixture()
         try streamed.run([regions, pois]) { $0.bulkIndexBytes = 0; $0.rtreeInMemoryPoints = 0 }
-        func tables(_ path: String) throws -> [[[SQLiteValue]]] {
-            let db = try Connection(path: path, mode: .readOnly)
-            return try [("poi_rtree_node", 2), ("poi_rtree_parent", 2), ("poi_rtree_rowid", 5)].map { table, columns in
-                try db.cachedStatement("SELECT * FROM \(table) ORDER BY 1").rows { $0.values(Int32(columns)) }
-            }
-        }
-        #expect(try tables(fixture.database) == (try tables(streamed.database)))
+        #expect(try Self.treeTables(fixture.database) == (try Self.treeTables(streamed.database)))
 
         for inMemory in [RTreeBulkLoader.inMemoryPoints, 0] {
             let gaps = Fixture()
@@ -164,6 +153,41 @@ import Testing
                 WHERE r.lng = p.lng AND r.lat = p.lat AND r.typecode IS CAST(p.typecode AS INTEGER)
                 """) == .integer(3_002))
             #expect(try db.scalar("SELECT count(*) FROM poi_rtree WHERE min_lng <= 120.6 AND max_lng >= 120.6 AND min_lat <= 30.6 AND max_lat >= 30.6 AND id = 10000000") == .integer(1))
+        }
+    }
+
+    /// A bulk import sorts the tree's points as it wrote them, on another thread during the
+    /// index builds; when a row is updated instead (its point moves) the points are read back
+    /// from the table. Both give the same tree, node for node.
+    @Test func bulkBuiltRTreeIsTheSameFromKeptOrReadPoints() throws {
+        let regions = fixture.write("regions.csv", Fixture.regions)
+        let pois = fixture.write("many.csv", Self.gridPOIs("k", untyped: 7, columns: 613, rows: 877))
+        try fixture.run([regions, pois]) { $0.bulkIndexBytes = 0 }
+        let updated = Fixture()
+        try updated.run([regions, updated.write("first.csv", "id,name,lng,lat\nk0,旧,121.0,31.0\n")])
+        let summary = try updated.run([pois]) { $0.bulkIndexBytes = 0 }
+        #expect(summary.pois.updated == 1 && summary.pois.inserted == 2_999)
+        for path in [fixture.database, updated.database] {
+            #expect(try Connection(path: path, mode: .readOnly).scalar("SELECT rtreecheck('poi_rtree')") == .text("ok"))
+        }
+        #expect(try Self.treeTables(fixture.database, also: [("poi", 11)]) == (try Self.treeTables(updated.database, also: [("poi", 11)])))
+    }
+
+    /// 3,000 POIs named PREFIX0… on a grid of repeated longitudes and latitudes (so ties are
+    /// broken by id), every `untyped`th without a category code.
+    private static func gridPOIs(_ prefix: String, untyped: Int, columns: Int, rows: Int) -> String {
+        var text = "id,name,typecode,lng,lat\n"
+        for i in 0..<3_000 {
+            text += "\(prefix)\(i),店\(i),\(i % untyped == 0 ? "" : "050100"),\(120.0 + Double(i % columns) / 1_000),\(30.1 + Double(i % rows) / 3_000)\n"
+        }
+        return text
+    }
+
+    /// The POI R*Tree's shadow tables, and the `also` tables (name, column count), row by row.
+    private static func treeTables(_ path: String, also: [(String, Int)] = []) throws -> [[[SQLiteValue]]] {
+        let db = try Connection(path: path, mode: .readOnly)
+        return try (also + [("poi_rtree_node", 2), ("poi_rtree_parent", 2), ("poi_rtree_rowid", 5)]).map { table, columns in
+            try db.cachedStatement("SELECT * FROM \(table) ORDER BY 1").rows { $0.values(Int32(columns)) }
         }
     }
 
