@@ -7,7 +7,9 @@ import GazetteerSQLite
 /// prepared statement's bind, step and reset, about a tenth of a batch's work, and here a
 /// binary search. Loaded only once a batch has paid for it (see
 /// `RegionCache.noteAddressesGeocoded`), and only for data it answers exactly as SQL does.
-package struct POINames: Sendable {
+/// A class: the parser hands it on at every question, and a struct of four arrays was four
+/// retains each time.
+package final class POINames: Sendable {
     /// The names' bytes, one after another; name `i` ends at `ends[i]`.
     private let bytes: [UInt8]
     private let ends: [Int]
@@ -20,11 +22,23 @@ package struct POINames: Sendable {
     /// Text as the questions take it: its UTF-8 bytes, and with U+10FFFF after them (the
     /// bound `KeywordSearcher.upperBound` puts after a prefix) when `upper`.
     package static func key(_ text: ArraySlice<Unicode.Scalar>, upper: Bool = false) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(4 * text.count + 4)
-        for u in text { UTF8.encode(u) { bytes.append($0) } }
-        if upper { bytes += [0xF4, 0x8F, 0xBF, 0xBF] }
-        return bytes
+        [UInt8](unsafeUninitializedCapacity: 4 * text.count + 4) { out, n in
+            n = 0
+            func put(_ v: UInt32) {
+                switch v {
+                case ..<0x80: out[n] = UInt8(v); n += 1
+                case ..<0x800:
+                    out[n] = UInt8(0xC0 | v >> 6); out[n + 1] = UInt8(0x80 | v & 0x3F); n += 2
+                case ..<0x10000:
+                    out[n] = UInt8(0xE0 | v >> 12); out[n + 1] = UInt8(0x80 | v >> 6 & 0x3F); out[n + 2] = UInt8(0x80 | v & 0x3F); n += 3
+                default:
+                    out[n] = UInt8(0xF0 | v >> 18); out[n + 1] = UInt8(0x80 | v >> 12 & 0x3F)
+                    out[n + 2] = UInt8(0x80 | v >> 6 & 0x3F); out[n + 3] = UInt8(0x80 | v & 0x3F); n += 4
+                }
+            }
+            for u in text { put(u.value) }
+            if upper { put(0x10FFFF) }
+        }
     }
 
     /// Nil when some row would not compare in memory as it does in SQL: a name that is not

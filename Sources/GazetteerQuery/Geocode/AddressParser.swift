@@ -730,7 +730,9 @@ struct AddressParser {
 
     /// A list of words, and the characters they start with: most text starts with none of
     /// them, which one look-up tells.
-    struct Words {
+    /// A class: the search copies its word lists at every step, and a struct of four arrays was
+    /// four retains and releases each time.
+    final class Words: Sendable {
         let list: [String]
         /// Each word's `plainScalars`.
         private let scalars: [[Unicode.Scalar]?]
