@@ -266,6 +266,16 @@ import Testing
         #expect(kinds == ["none", "namesakes", "former", "approximate", "escaped"])
     }
 
+    /// Control characters pasted into an address (a NUL, an escape) are read over, as spaces are.
+    @Test func controlCharactersAreReadOver() throws {
+        for (noisy, clean) in [("江苏省南京市三江学院\u{0}", "江苏省南京市三江学院"), ("浙江\u{1B}杭州\u{0}西湖区\u{7F}", "浙江杭州西湖区"),
+                               ("北京市\u{85}海淀区", "北京市海淀区")] {
+            let g = try #require(try repo.geocode(noisy))
+            #expect(g == (try repo.geocode(clean)), "\(noisy.debugDescription)")
+            #expect(g.unmatched.isEmpty || !g.unmatched.unicodeScalars.contains { $0.properties.generalCategory == .control })
+        }
+    }
+
     @Test func extraDetailIsReportedUnmatched() throws {
         let g = try #require(try repo.geocode("浙江省杭州市西湖区灵隐街道法云弄16号"))
         #expect(g.town?.name == "灵隐街道")

@@ -41,11 +41,14 @@ package final class POINames: Sendable {
         }
     }
 
-    /// Nil when some row would not compare in memory as it does in SQL: a name that is not
-    /// text or holds a NUL (SQLite's `length` stops there), an adcode neither an integer nor NULL.
+    /// Nil when some row would not compare in memory as it does in SQL: a database not in
+    /// UTF-8, a name that is not text or holds a NUL (SQLite's `length` stops there), an
+    /// adcode neither an integer nor NULL.
     package init?(loading db: Connection) throws {
         // The table in rowid order, then sorted here: walking the name index instead reads
         // each row's adcode from the table, a seek per POI.
+        // SQLite compares text in the database's own encoding; the bytes here are UTF-8.
+        guard try db.scalar("PRAGMA encoding") == .text("UTF-8") else { return nil }
         var raw: [UInt8] = [], starts: [Int] = [], rowids: [Int64] = [], adcodes: [Int64] = []
         let statement = try db.makeStatement("SELECT name, rowid, adcode FROM poi")
         while try statement.step() {

@@ -186,7 +186,9 @@ struct AddressParser {
                 scalars.append(u)
             } else if (0xFF10...0xFF19).contains(u.value) || (0xFF21...0xFF3A).contains(u.value) || (0xFF41...0xFF5A).contains(u.value) {
                 scalars.append(Unicode.Scalar(u.value - 0xFEE0)!)
-            } else if !u.properties.isWhitespace, !Self.separatorScalars.contains(u), !Self.isStrayMark(u, after: scalars.last) {
+            } else if !u.properties.isWhitespace, !Self.separatorScalars.contains(u), !Self.isStrayMark(u, after: scalars.last),
+                      // Control characters (a NUL, an escape pasted in) are no part of an address.
+                      u.properties.generalCategory != .control {
                 scalars.append(u)
             }
         }
