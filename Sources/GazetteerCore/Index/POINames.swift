@@ -22,33 +22,21 @@ package final class POINames: Sendable {
     /// Text as the questions take it: its UTF-8 bytes, and with U+10FFFF after them (the
     /// bound `KeywordSearcher.upperBound` puts after a prefix) when `upper`.
     package static func key(_ text: ArraySlice<Unicode.Scalar>, upper: Bool = false) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: 4 * text.count + 4) { out, n in
-            n = 0
-            func put(_ v: UInt32) {
-                switch v {
-                case ..<0x80: out[n] = UInt8(v); n += 1
-                case ..<0x800:
-                    out[n] = UInt8(0xC0 | v >> 6); out[n + 1] = UInt8(0x80 | v & 0x3F); n += 2
-                case ..<0x10000:
-                    out[n] = UInt8(0xE0 | v >> 12); out[n + 1] = UInt8(0x80 | v >> 6 & 0x3F); out[n + 2] = UInt8(0x80 | v & 0x3F); n += 3
-                default:
-                    out[n] = UInt8(0xF0 | v >> 18); out[n + 1] = UInt8(0x80 | v >> 12 & 0x3F)
-                    out[n + 2] = UInt8(0x80 | v >> 6 & 0x3F); out[n + 3] = UInt8(0x80 | v & 0x3F); n += 4
-                }
-            }
-            for u in text { put(u.value) }
-            if upper { put(0x10FFFF) }
-        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(4 * text.count + 4)
+        for u in text { bytes.appendUTF8(u) }
+        if upper { bytes.appendUTF8("\u{10FFFF}") }
+        return bytes
     }
 
     /// Nil when some row would not compare in memory as it does in SQL: a database not in
     /// UTF-8, a name that is not text or holds a NUL (SQLite's `length` stops there), an
     /// adcode neither an integer nor NULL.
     package init?(loading db: Connection) throws {
-        // The table in rowid order, then sorted here: walking the name index instead reads
-        // each row's adcode from the table, a seek per POI.
         // SQLite compares text in the database's own encoding; the bytes here are UTF-8.
         guard try db.scalar("PRAGMA encoding") == .text("UTF-8") else { return nil }
+        // The table in rowid order, then sorted here: walking the name index instead reads
+        // each row's adcode from the table, a seek per POI.
         var raw: [UInt8] = [], starts: [Int] = [], rowids: [Int64] = [], adcodes: [Int64] = []
         let statement = try db.makeStatement("SELECT name, rowid, adcode FROM poi")
         while try statement.step() {
@@ -63,13 +51,12 @@ package final class POINames: Sendable {
             adcodes.append(statement.isNull(2) ? .min : statement.int64(2))
         }
         starts.append(raw.count)
-        // ORDER BY name, rowid: names as the BINARY collation orders them (bytes, then length).
+        // ORDER BY name, rowid.
         let order = raw.withUnsafeBufferPointer { all in
             rowids.indices.sorted { a, b in
-                let (la, lb) = (starts[a + 1] - starts[a], starts[b + 1] - starts[b])
-                let n = min(la, lb)
-                let c = n == 0 ? 0 : memcmp(all.baseAddress! + starts[a], all.baseAddress! + starts[b], n)
-                return c != 0 ? c < 0 : la != lb ? la < lb : rowids[a] < rowids[b]
+                let c = Self.binary(UnsafeBufferPointer(rebasing: all[starts[a]..<starts[a + 1]]),
+                                    UnsafeBufferPointer(rebasing: all[starts[b]..<starts[b + 1]]))
+                return c != 0 ? c < 0 : rowids[a] < rowids[b]
             }
         }
         var bytes: [UInt8] = [], ends: [Int] = []
@@ -86,14 +73,16 @@ package final class POINames: Sendable {
 
     private func range(_ i: Int) -> Range<Int> { (i == 0 ? 0 : ends[i - 1])..<ends[i] }
 
-    /// Name `i` against `key`, as SQLite's BINARY collation orders them: bytes, then length.
+    /// `a` against `b` as SQLite's BINARY collation orders text: bytes, then length.
+    private static func binary(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        let n = min(a.count, b.count)
+        let c = n == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, n)
+        return c != 0 ? Int(c) : a.count - b.count
+    }
+
+    /// Name `i` against `key`, as SQLite orders them.
     private func compare(_ i: Int, _ key: UnsafeBufferPointer<UInt8>) -> Int {
-        let r = range(i)
-        return bytes.withUnsafeBufferPointer { all in
-            let n = min(r.count, key.count)
-            let c = n == 0 ? 0 : memcmp(all.baseAddress! + r.lowerBound, key.baseAddress!, n)
-            return c != 0 ? Int(c) : r.count - key.count
-        }
+        bytes.withUnsafeBufferPointer { Self.binary(UnsafeBufferPointer(rebasing: $0[range(i)]), key) }
     }
 
     /// The first name at or after `key` (`orEqual`), or after it.

@@ -86,16 +86,16 @@ package enum SearchTokens {
                 inWord = false
                 if let p = previousHan {
                     separate(&grams)
-                    append(p, to: &grams)
-                    append(u, to: &grams)
+                    grams.appendUTF8(p)
+                    grams.appendUTF8(u)
                 }
                 separate(&chars)
-                append(u, to: &chars)
+                chars.appendUTF8(u)
                 previousHan = u
                 runLength += 1
             } else if isWordScalar(u) {
                 if let p = previousHan {
-                    if runLength == 1 { separate(&grams); append(p, to: &grams) }
+                    if runLength == 1 { separate(&grams); grams.appendUTF8(p) }
                     previousHan = nil
                     runLength = 0
                 }
@@ -103,32 +103,18 @@ package enum SearchTokens {
                 if u.isASCII { grams.append(UInt8(u.value) | ((65...90).contains(u.value) ? 0x20 : 0)) }
                 else { grams.append(contentsOf: String(u).lowercased().utf8) }
             } else {
-                if runLength == 1, let p = previousHan { separate(&grams); append(p, to: &grams) }
+                if runLength == 1, let p = previousHan { separate(&grams); grams.appendUTF8(p) }
                 previousHan = nil
                 runLength = 0
                 inWord = false
             }
         }
-        if runLength == 1, let p = previousHan { separate(&grams); append(p, to: &grams) }
+        if runLength == 1, let p = previousHan { separate(&grams); grams.appendUTF8(p) }
     }
 
     @inline(__always)
     private static func separate(_ out: inout [UInt8]) {
         if !out.isEmpty { out.append(0x20) }
-    }
-
-    @inline(__always)
-    private static func append(_ u: Unicode.Scalar, to out: inout [UInt8]) {
-        let v = u.value
-        switch v {
-        case 0..<0x80: out.append(UInt8(v))
-        case 0x80..<0x800: out.append(UInt8(0xC0 | v >> 6)); out.append(UInt8(0x80 | v & 0x3F))
-        case 0x800..<0x10000:
-            out.append(UInt8(0xE0 | v >> 12)); out.append(UInt8(0x80 | v >> 6 & 0x3F)); out.append(UInt8(0x80 | v & 0x3F))
-        default:
-            out.append(UInt8(0xF0 | v >> 18)); out.append(UInt8(0x80 | v >> 12 & 0x3F))
-            out.append(UInt8(0x80 | v >> 6 & 0x3F)); out.append(UInt8(0x80 | v & 0x3F))
-        }
     }
 
     /// A letter or digit (part of a Latin/digit word), with ASCII answered without looking up
