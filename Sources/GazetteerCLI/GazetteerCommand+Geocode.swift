@@ -99,17 +99,20 @@ extension GazetteerCommand {
             }
         }
 
+        /// Addresses geocoded together by `--batch` and `--csv`: each block starts the workers'
+        /// parsers afresh (the regions and POI starts they remember), which at 4,096 cost a
+        /// twentieth of the work; the block's answers and lines, some 20 MB, are what a larger
+        /// one would add to the peak.
+        static let block = 16_384
+
         /// Reads lines in blocks, geocodes each block on all cores, writes it in input order.
-        /// A block is 16,384 lines: each starts the workers' parsers afresh (the regions and POI
-        /// starts they remember), which at 4,096 cost a twentieth of the work; the block's
-        /// answers and lines, some 20 MB, are what a larger one would add to the peak.
         private func runBatch(_ repository: Repository, path: String) throws -> Int {
             let reader = LineReader(handle: try Reverse.openBatchInput(path))
             let output = FileHandle.standardOutput
             var failed = 0
             var lineNumber = 0
             while true {
-                let ranges = reader.next(16_384)
+                let ranges = reader.next(Self.block)
                 if ranges.isEmpty { break }
                 var lines = ranges.map { String(decoding: reader.buffer[$0], as: UTF8.self) }
                 if lineNumber == 0, lines[0].hasPrefix("\u{FEFF}") { lines[0].removeFirst() }

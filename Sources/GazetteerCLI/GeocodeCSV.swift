@@ -37,8 +37,7 @@ struct GeocodeCSV {
         var failed = 0, rows = 0
         while true {
             var block: [CSVRecords.Record] = []
-            // Blocks as `geocode --batch` reads them (see its `runBatch`).
-            while block.count < 16_384, let r = try records.next() { block.append(r) }
+            while block.count < GazetteerCommand.Geocode.block, let r = try records.next() { block.append(r) }
             if block.isEmpty { break }
             let addresses = block.map { index < $0.fields.count ? $0.fields[index] : "" }
             var text = ""
