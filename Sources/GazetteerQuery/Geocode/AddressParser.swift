@@ -62,13 +62,13 @@ struct AddressParser {
 
         /// Whether `text` starts with the name.
         func nameStarts(_ text: ArraySlice<Unicode.Scalar>) -> Bool {
-            if let nameScalars { AddressParser.starts(text, scalars: nameScalars) } else { AddressParser.starts(text, with: name) }
+            AddressParser.starts(text, with: name, scalars: nameScalars)
         }
 
         /// Whether `text` starts with the short name.
         func shortNameStarts(_ text: ArraySlice<Unicode.Scalar>) -> Bool {
             guard let shortName else { return false }
-            return if let shortScalars { AddressParser.starts(text, scalars: shortScalars) } else { AddressParser.starts(text, with: shortName) }
+            return AddressParser.starts(text, with: shortName, scalars: shortScalars)
         }
     }
 
@@ -751,7 +751,7 @@ struct AddressParser {
         }
 
         private func word(_ i: Int, starts text: ArraySlice<Unicode.Scalar>) -> Bool {
-            if let s = scalars[i] { AddressParser.starts(text, scalars: s) } else { AddressParser.starts(text, with: list[i]) }
+            AddressParser.starts(text, with: list[i], scalars: scalars[i])
         }
 
         /// The lengths, in scalars, of the words `text` starts with, in the list's order.
@@ -804,8 +804,9 @@ struct AddressParser {
         return scalars.allSatisfy(String.isComposed) ? scalars : nil
     }
 
-    /// `starts(text, with: word)` for a word's `plainScalars`.
-    static func starts(_ text: ArraySlice<Unicode.Scalar>, scalars: [Unicode.Scalar]) -> Bool {
+    /// `starts(text, with: word)`, by its `plainScalars` when it has them.
+    static func starts(_ text: ArraySlice<Unicode.Scalar>, with word: String, scalars: [Unicode.Scalar]?) -> Bool {
+        guard let scalars else { return starts(text, with: word) }
         guard text.count >= scalars.count else { return false }
         var i = text.startIndex
         for u in scalars {
