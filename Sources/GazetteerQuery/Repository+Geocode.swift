@@ -155,8 +155,8 @@ extension Repository {
                 let namesPlace = unscoped.chain.first.map { $0.level <= .city } ?? false
                 if namesPlace && unscoped.read > path.read { path = unscoped }
             }
-            // The levels above the deepest match come from the tree.
-            var chain = try path.chain.last.map { try regions.lineage($0.row, db) } ?? []
+            // The levels above the deepest match come from the tree (as the parser holds it).
+            var chain = try path.chain.last.map { try parser.lineage($0) } ?? []
             // A POI named where words that name nothing begin (温州肯恩大学丽岙街道…) is read
             // rather than the region after them: the POI is the nearer place.
             let noiseStart = path.noise?.lowerBound
@@ -187,13 +187,13 @@ extension Repository {
                 }
             }
             if let k = poiRegion {
-                let named = k == 0 ? nil : path.chain[k - 1].row
-                chain = try named.map { try regions.lineage($0, db) } ?? []
+                let named = k == 0 ? nil : path.chain[k - 1]
+                chain = try named.map { try parser.lineage($0) } ?? []
                 // The POI's own town (or district) completes the address.
                 let own = poi.flatMap { Int64($0.townCode12 ?? "") ?? Int64($0.adcode ?? "") }
-                if let own, let e = try regions.entry(own, db),
+                if let own, let e = try parser.entry(own),
                    named.map({ AdminCode(e.code).isWithin(AdminCode($0.code), level: $0.level) && e.level > $0.level }) ?? true {
-                    chain = try regions.lineage(e, db)
+                    chain = try parser.lineage(e)
                 }
             }
             if poi == nil { consumed = path.consumed }
@@ -210,16 +210,16 @@ extension Repository {
             if let poi {
                 result.location = poi.location
             } else if let deepest = chain.last {
-                (result.location, result.locationIsApproximate) = try centre(of: deepest, system: system, db: db)
+                (result.location, result.locationIsApproximate) = try centre(of: deepest.row, system: system, db: db)
             }
             result.formattedAddress = chain.map(\.name).joined() + (poi?.name ?? "")
             // Namesakes the text does not decide between (西湖区 alone), each in its own place.
             if poi == nil, chain.last?.code == path.chain.last?.code {
-                for other in path.namesakes.map(\.row).sorted(by: { $0.code < $1.code }).prefix(9) {
+                for other in path.namesakes.sorted(by: { $0.code < $1.code }).prefix(9) {
                     var g = Geocode(level: result.level, locationIsApproximate: false, formattedAddress: "", unmatched: rest)
-                    let lineage = try regions.lineage(other, db)
+                    let lineage = try parser.lineage(other)
                     for e in lineage { g.fill(e.region(system: system)) }
-                    (g.location, g.locationIsApproximate) = try centre(of: other, system: system, db: db)
+                    (g.location, g.locationIsApproximate) = try centre(of: other.row, system: system, db: db)
                     g.formattedAddress = lineage.map(\.name).joined()
                     g.formerNames = path.formers
                     result.namesakes.append(g)

@@ -29,6 +29,20 @@ package final class POINames: Sendable {
         return bytes
     }
 
+    /// `key(text)` and `key(text, upper: true)` in one buffer: the look-ups of a prefix ask
+    /// for both, and a batch asks hundreds of thousands of times.
+    package static func bounds(_ text: ArraySlice<Unicode.Scalar>) -> (low: ArraySlice<UInt8>, high: ArraySlice<UInt8>) {
+        let bytes = key(text, upper: true)
+        return (bytes[..<(bytes.count - 4)], bytes[...])
+    }
+
+    /// `key(text)` and the key of its first `n` characters, in one buffer.
+    package static func keys(_ text: ArraySlice<Unicode.Scalar>, prefix n: Int) -> (whole: ArraySlice<UInt8>, prefix: ArraySlice<UInt8>) {
+        let bytes = key(text)
+        let head = text.prefix(n).reduce(0) { $0 + UTF8.width($1) }
+        return (bytes[...], bytes[..<head])
+    }
+
     /// Nil when some row would not compare in memory as it does in SQL: a database not in
     /// UTF-8, a name that is not text or holds a NUL (SQLite's `length` stops there), an
     /// adcode neither an integer nor NULL.
@@ -86,7 +100,7 @@ package final class POINames: Sendable {
     }
 
     /// The first name at or after `key` (`orEqual`), or after it.
-    private func first(from key: [UInt8], orEqual: Bool) -> Int {
+    private func first(from key: ArraySlice<UInt8>, orEqual: Bool) -> Int {
         key.withUnsafeBufferPointer { k in
             var low = 0, high = count
             while low < high {
@@ -98,18 +112,18 @@ package final class POINames: Sendable {
         }
     }
 
-    private func isBelow(_ i: Int, _ key: [UInt8]) -> Bool {
+    private func isBelow(_ i: Int, _ key: ArraySlice<UInt8>) -> Bool {
         key.withUnsafeBufferPointer { compare(i, $0) < 0 }
     }
 
     /// `SELECT 1 FROM poi WHERE name >= low AND name < high LIMIT 1`.
-    package func contains(from low: [UInt8], below high: [UInt8]) -> Bool {
+    package func contains(from low: ArraySlice<UInt8>, below high: ArraySlice<UInt8>) -> Bool {
         let i = first(from: low, orEqual: true)
         return i < count && isBelow(i, high)
     }
 
     /// `SELECT name FROM poi WHERE name <= high AND name >= low ORDER BY name DESC LIMIT 1`.
-    package func greatest(atMost high: [UInt8], atLeast low: [UInt8]) -> String? {
+    package func greatest(atMost high: ArraySlice<UInt8>, atLeast low: ArraySlice<UInt8>) -> String? {
         let i = first(from: high, orEqual: false) - 1
         guard i >= 0, !isBelow(i, low) else { return nil }
         return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range(i)]), as: UTF8.self) }
@@ -117,7 +131,7 @@ package final class POINames: Sendable {
 
     /// `SELECT rowid FROM poi WHERE name = ? [AND +adcode BETWEEN lower AND upper] ORDER BY rowid LIMIT 1`.
     package func firstRowid(named name: String, adcodes inside: ClosedRange<Int64>?) -> Int64? {
-        let name = Array(name.utf8)
+        let name = Array(name.utf8)[...]
         let end = first(from: name, orEqual: false)
         for i in first(from: name, orEqual: true)..<end where inside.map({ adcodes[i] != .min && $0.contains(adcodes[i]) }) ?? true {
             return rowids[i]
@@ -128,7 +142,7 @@ package final class POINames: Sendable {
     /// `SELECT rowid FROM poi WHERE name >= low AND name < high [AND +adcode BETWEEN …]
     /// ORDER BY substr(name, n + 1, 1) IN ('(', '（') DESC, length(name), rowid LIMIT 1`, with
     /// characters as SQLite's `substr` and `length` step over them (`Self.step`).
-    package func firstLonger(from low: [UInt8], below high: [UInt8], after n: Int, adcodes inside: ClosedRange<Int64>?) -> Int64? {
+    package func firstLonger(from low: ArraySlice<UInt8>, below high: ArraySlice<UInt8>, after n: Int, adcodes inside: ClosedRange<Int64>?) -> Int64? {
         var best: (branch: Bool, length: Int, rowid: Int64)?
         var i = first(from: low, orEqual: true)
         bytes.withUnsafeBufferPointer { all in

@@ -35,9 +35,32 @@ struct AddressParser {
         var entries: [Int64: Node] = [:]
         var lineages: [Int64: [Node]] = [:]
         var poiStarts: [UInt64: Bool] = [:]
+        /// The search's best rank per place and last region (see `parse(_:scope:from:)`), by
+        /// place: a few per text, where a dictionary made afresh per search hashed and grew.
+        var ranks: [[(code: Int64, rank: Path.Rank)]] = []
+        var ranked: [Int] = []
 
         init() {
             entries.reserveCapacity(4096)
+        }
+
+        /// Empty, for a text of `count` characters.
+        func clearRanks(_ count: Int) {
+            for at in ranked { ranks[at].removeAll(keepingCapacity: true) }
+            ranked.removeAll(keepingCapacity: true)
+            if ranks.count <= count { ranks += Array(repeating: [], count: count + 1 - ranks.count) }
+        }
+
+        /// Whether `rank` beats what reached `at` with `code` last (or nothing did): then kept.
+        func improves(_ rank: Path.Rank, at: Int, code: Int64) -> Bool {
+            if let i = ranks[at].firstIndex(where: { $0.code == code }) {
+                guard rank.isBetter(than: ranks[at][i].rank) else { return false }
+                ranks[at][i].rank = rank
+                return true
+            }
+            if ranks[at].isEmpty { ranked.append(at) }
+            ranks[at].append((code, rank))
+            return true
         }
     }
 
@@ -59,6 +82,16 @@ struct AddressParser {
             self.row = row
             (code, parent, level) = (row.code, row.parent, row.level)
         }
+
+        /// The region as answers give it, made once per coordinate system: most answers of a
+        /// batch name the same provinces and cities.
+        func region(system: CoordinateSystem) -> Region {
+            if let (s, r) = made, s == system { return r }
+            let r = row.region(system: system)
+            made = (system, r)
+            return r
+        }
+        private var made: (CoordinateSystem, Region)?
 
         /// Whether `text` starts with the name.
         func nameStarts(_ text: ArraySlice<Unicode.Scalar>) -> Bool {
@@ -184,6 +217,10 @@ struct AddressParser {
             // Most of an address: a CJK ideograph, kept as it is.
             if (0x4E00...0x9FFF).contains(u.value) {
                 scalars.append(u)
+            } else if u.value < 0x80 {
+                // ASCII (house numbers, a phone number): no marks here, and whitespace and
+                // control characters are the bytes up to the space, and DEL.
+                if u.value > 0x20, u.value != 0x7F, !Self.asciiSeparators[Int(u.value)] { scalars.append(u) }
             } else if (0xFF10...0xFF19).contains(u.value) || (0xFF21...0xFF3A).contains(u.value) || (0xFF41...0xFF5A).contains(u.value) {
                 scalars.append(Unicode.Scalar(u.value - 0xFEE0)!)
             } else if !u.properties.isWhitespace, !Self.separatorScalars.contains(u), !Self.isStrayMark(u, after: scalars.last),
@@ -214,6 +251,8 @@ struct AddressParser {
     /// Separators people put between the parts of an address (浙江省-杭州市-滨江区, 省/市/区,
     /// 北京·朝阳): dropped everywhere, as spaces and commas are.
     private static let separatorScalars: Set<Unicode.Scalar> = [",", "，", "、", "/", "／", "·", "•", "・", "|", "｜", "-", "－", "—", "–", "~", "～", ";", "；", ":", "：", "_"]
+    /// `separatorScalars` by ASCII value, looked up without hashing.
+    private static let asciiSeparators: [Bool] = (0..<0x80).map { separatorScalars.contains(Unicode.Scalar(UInt8($0))) }
 
     /// What the code list and AMap put where a level is missing (上海市市辖区, 湖北省省直辖县仙桃市,
     /// 重庆市重庆城区黔江区, 重庆郊县): read over between levels. Longest first.
@@ -297,8 +336,8 @@ struct AddressParser {
             names.forEachCode(p, key, short: false) { full.append(($0, length)) }
             names.forEachCode(p, key, short: true) { short.append(($0, length)) }
         }
-        full = Self.longestPerCode(full)
-        short = Self.longestPerCode(short)
+        Self.keepLongestPerCode(&full)
+        Self.keepLongestPerCode(&short)
         // What follows a short name, looked at once per length rather than once per namesake.
         struct After {
             var children: [Int64]
@@ -392,14 +431,24 @@ struct AddressParser {
         return nil
     }
 
-    /// Each code once, with its longest length, in code order.
-    static func longestPerCode(_ list: [(code: Int64, length: Int)]) -> [(code: Int64, length: Int)] {
-        guard list.count > 1 else { return list }
-        var out: [(code: Int64, length: Int)] = []
-        for c in list.sorted(by: { ($0.code, $0.length) < ($1.code, $1.length) }) {
-            if out.last?.code == c.code { out[out.count - 1].length = c.length } else { out.append(c) }
+    /// Each code once, with its longest length, in code order; in place, as this runs at every
+    /// place the search reaches. Mostly one name length found codes, in the name table's order
+    /// (newest first, see `NameTable.walk`): then reversing sorts them.
+    static func keepLongestPerCode(_ list: inout [(code: Int64, length: Int)]) {
+        guard list.count > 1 else { return }
+        if (1..<list.count).allSatisfy({ list[$0 - 1].code > list[$0].code }) {
+            list.reverse()
+        } else if !(1..<list.count).allSatisfy({ list[$0 - 1].code < list[$0].code }) {
+            list.sort { ($0.code, $0.length) < ($1.code, $1.length) }
         }
-        return out
+        var kept = 0
+        for i in list.indices {
+            if kept > 0, list[kept - 1].code == list[i].code { list[kept - 1].length = list[i].length } else {
+                list[kept] = list[i]
+                kept += 1
+            }
+        }
+        list.removeLast(list.count - kept)
     }
 
     struct Match {
@@ -602,7 +651,7 @@ struct AddressParser {
             }
         }
         var best = start
-        var memo: [MemoKey: Path.Rank] = [:]
+        memo.clearRanks(text.count)
         func explore(_ path: Path) throws {
             if path.isAcceptable(textLength: text.count) {
                 if path.isBetter(than: best) {
@@ -614,10 +663,7 @@ struct AddressParser {
                 }
             }
             let atTown = path.chain.last?.level == .town
-            let key = MemoKey(consumed: path.consumed, code: path.chain.last?.code ?? 0)
-            let rank = path.rank
-            if let seen = memo[key], !rank.isBetter(than: seen) { return }
-            memo[key] = rank
+            guard memo.improves(path.rank, at: path.consumed, code: path.chain.last?.code ?? 0) else { return }
             // A level named again or a filler: read over it, then go on from there.
             if !path.chain.isEmpty, path.consumed < text.count {
                 // Names and fillers are no longer than `maxNameLength`; the rest of a long text
@@ -832,12 +878,6 @@ struct AddressParser {
         var i = 1
         while i < out.count { if out[i] == out[i - 1] { out.remove(at: i) } else { i += 1 } }
         return out
-    }
-
-    /// A place in the text reached with a region last read.
-    struct MemoKey: Hashable {
-        var consumed: Int
-        var code: Int64
     }
 
     /// Regions of the tree between `ancestor` and `e` that the text did not name (a level

@@ -9,7 +9,10 @@ struct POINameQueries {
 
     /// Whether some name starts with `start`.
     func some(startingWith start: ArraySlice<Unicode.Scalar>) throws -> Bool {
-        if let names { return names.contains(from: POINames.key(start), below: POINames.key(start, upper: true)) }
+        if let names {
+            let (low, high) = POINames.bounds(start)
+            return names.contains(from: low, below: high)
+        }
         let text = start.string
         return try db.cachedStatement("SELECT 1 FROM poi WHERE name >= ? AND name < ? LIMIT 1")
             .first([.text(text), .text(KeywordSearcher.upperBound(text))], { _ in true }) != nil
@@ -17,7 +20,12 @@ struct POINameQueries {
 
     /// The greatest name in `low...high`.
     func greatest(atMost high: ArraySlice<Unicode.Scalar>, atLeast low: ArraySlice<Unicode.Scalar>) throws -> String? {
-        if let names { return names.greatest(atMost: POINames.key(high), atLeast: POINames.key(low)) }
+        // The parser's low bound is a start of its high one: one key then serves both.
+        if let names, high.starts(with: low) {
+            let keys = POINames.keys(high, prefix: low.count)
+            return names.greatest(atMost: keys.whole, atLeast: keys.prefix)
+        }
+        if let names { return names.greatest(atMost: POINames.key(high)[...], atLeast: POINames.key(low)[...]) }
         return try db.cachedStatement("SELECT name FROM poi WHERE name <= ? AND name >= ? ORDER BY name DESC LIMIT 1")
             .first([.text(high.string), .text(low.string)], { $0.text(0) })
     }
@@ -37,7 +45,10 @@ struct POINameQueries {
     /// of the same name (南京大学(鼓楼校区), a bracket right after `n` characters) before a
     /// different one (南京大学金陵学院), then the shortest name, then the first rowid.
     func firstLonger(startingWith start: ArraySlice<Unicode.Scalar>, after n: Int, adcodes: ClosedRange<Int64>?) throws -> Int64? {
-        if let names { return names.firstLonger(from: POINames.key(start), below: POINames.key(start, upper: true), after: n, adcodes: adcodes) }
+        if let names {
+            let (low, high) = POINames.bounds(start)
+            return names.firstLonger(from: low, below: high, after: n, adcodes: adcodes)
+        }
         let text = start.string
         var sql = "SELECT rowid FROM poi WHERE name >= ? AND name < ?"
         var values: [SQLiteValue] = [.text(text), .text(KeywordSearcher.upperBound(text))]
