@@ -19,48 +19,67 @@ struct AddressParser {
     /// Whether some POI's name starts with two characters (packed, see `Repository.poiPrefix`),
     /// for this parser's one read.
     func poiStart(_ two: UInt64, _ ask: () throws -> Bool) rethrows -> Bool {
-        if let known = memo.poiStarts[two] { return known }
+        if let known = memo.pointee.poiStarts[two] { return known }
         let found = try ask()
-        memo.poiStarts[two] = found
+        memo.pointee.poiStarts[two] = found
         return found
     }
 
-    /// The matches found at each place of the text being read: the search reaches a place by
-    /// many paths (namesakes, a suffix read over or not) and the matches there are the same.
-    private let memo = Memo()
+    /// What this parser remembers (see `Memo.Storage`).
+    private var memo: UnsafeMutablePointer<Memo.Storage> { memoBox.storage }
+    private let memoBox = Memo()
 
+    /// Held through a pointer: the search reads and writes these at every step, and a class's
+    /// own stored properties are checked for exclusive access at run time at each use (a
+    /// twentieth of a batch's instructions). Nothing here is reached while a use is under way.
     private final class Memo {
-        var matches: [Int: [Match]] = [:]
-        /// Regions by code, for this parser's one read: the shared cache takes a lock per look-up.
-        var entries: [Int64: Node] = [:]
-        var lineages: [Int64: [Node]] = [:]
-        var poiStarts: [UInt64: Bool] = [:]
-        /// The search's best rank per place and last region (see `parse(_:scope:from:)`), by
-        /// place: a few per text, where a dictionary made afresh per search hashed and grew.
-        var ranks: [[(code: Int64, rank: Path.Rank)]] = []
-        var ranked: [Int] = []
+        let storage = UnsafeMutablePointer<Storage>.allocate(capacity: 1)
 
-        init() {
-            entries.reserveCapacity(4096)
+        init() { storage.initialize(to: Storage()) }
+
+        deinit {
+            storage.deinitialize(count: 1)
+            storage.deallocate()
         }
 
-        /// Empty, for a text of `count` characters.
-        func clearRanks(_ count: Int) {
-            for at in ranked { ranks[at].removeAll(keepingCapacity: true) }
-            ranked.removeAll(keepingCapacity: true)
-            if ranks.count <= count { ranks += Array(repeating: [], count: count + 1 - ranks.count) }
-        }
+        struct Storage {
+            /// The matches found at each place of the text being read, by place: the search
+            /// reaches a place by many paths (namesakes, a suffix read over or not) and the
+            /// matches there are the same.
+            var matches: [[Match]?] = []
+            /// Regions by code, for this parser's one read: the shared cache takes a lock per look-up.
+            var entries: [Int64: Node] = Dictionary(minimumCapacity: 4096)
+            var lineages: [Int64: [Node]] = [:]
+            var poiStarts: [UInt64: Bool] = [:]
+            /// The search's best rank per place and last region (see `parse(_:scope:from:)`), by
+            /// place: a few per text, where a dictionary made afresh per search hashed and grew.
+            var ranks: [[(code: Int64, rank: Path.Rank)]] = []
+            var ranked: [Int] = []
 
-        /// Whether `rank` beats what reached `at` with `code` last (or nothing did): then kept.
-        func improves(_ rank: Path.Rank, at: Int, code: Int64) -> Bool {
-            if let i = ranks[at].firstIndex(where: { $0.code == code }) {
-                guard rank.isBetter(than: ranks[at][i].rank) else { return false }
-                ranks[at][i].rank = rank
+            /// Forgets the matches of the text before, for one of `count` characters.
+            mutating func newText(_ count: Int) {
+                matches.removeAll(keepingCapacity: true)
+                matches.append(contentsOf: repeatElement(nil, count: count + 1))
+            }
+
+            /// Empty, for a text of `count` characters.
+            mutating func clearRanks(_ count: Int) {
+                for at in ranked { ranks[at].removeAll(keepingCapacity: true) }
+                ranked.removeAll(keepingCapacity: true)
+                if ranks.count <= count { ranks += Array(repeating: [], count: count + 1 - ranks.count) }
+            }
+
+            /// Whether `rank` beats what reached `at` with `code` last (or nothing did): then kept.
+            mutating func improves(_ rank: Path.Rank, at: Int, code: Int64) -> Bool {
+                if let i = ranks[at].firstIndex(where: { $0.code == code }) {
+                    guard rank.isBetter(than: ranks[at][i].rank) else { return false }
+                    ranks[at][i].rank = rank
+                    return true
+                }
+                if ranks[at].isEmpty { ranked.append(at) }
+                ranks[at].append((code, rank))
                 return true
             }
-            if ranks[at].isEmpty { ranked.append(at) }
-            ranks[at].append((code, rank))
-            return true
         }
     }
 
@@ -108,19 +127,19 @@ struct AddressParser {
     /// Region `code`: from the stored rows when there are some (a code they lack is no region,
     /// not a query), else as the cache gives it.
     func entry(_ code: Int64) throws -> Node? {
-        if let e = memo.entries[code] { return e }
+        if let e = memo.pointee.entries[code] { return e }
         let found = if let rows { rows.row(code) } else { try cache.entry(code, db) }
         guard let row = found else { return nil }
         let e = Node(row)
-        memo.entries[code] = e
+        memo.pointee.entries[code] = e
         return e
     }
 
     /// `e` and the regions above it, province first.
     func lineage(_ e: Node) throws -> [Node] {
-        if let known = memo.lineages[e.code] { return known }
+        if let known = memo.pointee.lineages[e.code] { return known }
         let chain = try RegionCache.lineage(e, parent: \.parent, entry: entry)
-        memo.lineages[e.code] = chain
+        memo.pointee.lineages[e.code] = chain
         return chain
     }
 
@@ -317,9 +336,11 @@ struct AddressParser {
 
     /// Regions whose name or short name is a prefix of `rest`, with the characters each reads.
     func prefixMatches(_ rest: ArraySlice<Unicode.Scalar>) throws -> [Match] {
-        if let known = memo.matches[rest.startIndex] { return known }
+        // A place in the text being read (`parse` sized the memo for it).
+        guard rest.startIndex < memo.pointee.matches.count else { return try findMatches(rest) }
+        if let known = memo.pointee.matches[rest.startIndex] { return known }
         let found = try findMatches(rest)
-        memo.matches[rest.startIndex] = found
+        memo.pointee.matches[rest.startIndex] = found
         return found
     }
 
@@ -506,7 +527,7 @@ struct AddressParser {
     /// region is skipped as noise (我家的地址是…, a phone number, a name), but only when the
     /// start of the text names nothing.
     func parse(_ text: [Unicode.Scalar], scope: RegionCache.Entry?) throws -> Path {
-        memo.matches.removeAll(keepingCapacity: true)  // places in another text
+        memo.pointee.newText(text.count)
         let scope = try scope.map { try entry($0.code) ?? Node($0) }
         var best = try parse(text, scope: scope, from: 0)
         // Nothing at the start, or only a bare short name (盘龙 of 盘龙城经济开发区武汉市黄陂…):
@@ -651,7 +672,7 @@ struct AddressParser {
             }
         }
         var best = start
-        memo.clearRanks(text.count)
+        memo.pointee.clearRanks(text.count)
         func explore(_ path: Path) throws {
             if path.isAcceptable(textLength: text.count) {
                 if path.isBetter(than: best) {
@@ -663,7 +684,7 @@ struct AddressParser {
                 }
             }
             let atTown = path.chain.last?.level == .town
-            guard memo.improves(path.rank, at: path.consumed, code: path.chain.last?.code ?? 0) else { return }
+            guard memo.pointee.improves(path.rank, at: path.consumed, code: path.chain.last?.code ?? 0) else { return }
             // A level named again or a filler: read over it, then go on from there.
             if !path.chain.isEmpty, path.consumed < text.count {
                 // Names and fillers are no longer than `maxNameLength`; the rest of a long text
