@@ -84,10 +84,7 @@ extension Repository {
             _ = try regions.names(db)
             regions.noteAddressesGeocoded(n, db)
         }
-        defer {
-            _ = results.deinitialize()
-            results.deallocate()
-        }
+        defer { results.deallocate() }
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             func claim() -> Range<Int>? {
                 next.withLock { at in
@@ -122,7 +119,10 @@ extension Repository {
                 }
             }
         }
-        return Array(results)
+        // Moved out, not copied: an answer is some thirty strings and regions to retain and release.
+        return Array(unsafeUninitializedCapacity: n) { buffer, count in
+            count = buffer.moveInitialize(fromContentsOf: results)
+        }
     }
 
     public func geocode(_ address: String, city: String? = nil, system: CoordinateSystem = .gcj02) throws(GazetteerError) -> Geocode? {

@@ -438,9 +438,10 @@ package final class RegionCache: Sendable {
         var chain = [e]
         var next = parent(e)
         while let code = next, let p = try entry(code) {
-            chain.insert(p, at: 0)
+            chain.append(p)
             next = parent(p)
         }
+        chain.reverse()
         return chain
     }
 

@@ -138,7 +138,14 @@ struct AddressParser {
     /// `e` and the regions above it, province first.
     func lineage(_ e: Node) throws -> [Node] {
         if let known = memo.pointee.lineages[e.code] { return known }
-        let chain = try RegionCache.lineage(e, parent: \.parent, entry: entry)
+        // The parent's lineage, remembered, then `e`: a copy per region met, not an insert per level.
+        var chain: [Node]
+        if let code = e.parent, let p = try entry(code) {
+            chain = try lineage(p)
+            chain.append(e)
+        } else {
+            chain = [e]
+        }
         memo.pointee.lineages[e.code] = chain
         return chain
     }
