@@ -19,9 +19,9 @@ struct AddressParser {
     /// Whether some POI's name starts with two characters (packed, see `Repository.poiPrefix`),
     /// for this parser's one read.
     func poiStart(_ two: UInt64, _ ask: () throws -> Bool) rethrows -> Bool {
-        if let known = memo.pointee.poiStarts[two] { return known }
+        if let known = memo.pointee.poiStarts[Int64(bitPattern: two)] { return known }
         let found = try ask()
-        memo.pointee.poiStarts[two] = found
+        memo.pointee.poiStarts.set(Int64(bitPattern: two), found)
         return found
     }
 
@@ -48,13 +48,15 @@ struct AddressParser {
             /// matches there are the same.
             var matches: [[Match]?] = []
             /// Regions by code, for this parser's one read: the shared cache takes a lock per look-up.
-            var entries: [Int64: Node] = Dictionary(minimumCapacity: 4096)
-            var lineages: [Int64: [Node]] = [:]
-            var poiStarts: [UInt64: Bool] = [:]
+            var entries = CodeMap<Node>()
+            var lineages = CodeMap<[Node]>()
+            var poiStarts = CodeMap<Bool>()
             /// The search's best rank per place and last region (see `parse(_:scope:from:)`), by
             /// place: a few per text, where a dictionary made afresh per search hashed and grew.
             var ranks: [[(code: Int64, rank: Path.Rank)]] = []
             var ranked: [Int] = []
+            /// `findMatches`' lists of codes, for the next call.
+            var full: [(code: Int64, length: Int)] = [], short: [(code: Int64, length: Int)] = []
 
             /// Forgets the matches of the text before, for one of `count` characters.
             mutating func newText(_ count: Int) {
@@ -131,7 +133,7 @@ struct AddressParser {
         let found = if let rows { rows.row(code) } else { try cache.entry(code, db) }
         guard let row = found else { return nil }
         let e = Node(row)
-        memo.pointee.entries[code] = e
+        memo.pointee.entries.set(code, e)
         return e
     }
 
@@ -146,7 +148,7 @@ struct AddressParser {
         } else {
             chain = [e]
         }
-        memo.pointee.lineages[e.code] = chain
+        memo.pointee.lineages.set(e.code, chain)
         return chain
     }
 
@@ -358,7 +360,16 @@ struct AddressParser {
         let window = rest.prefix(Self.maxNameLength)
         // Each code once: by its full name if the text has it, else by its short name (the
         // longest of each; sorted, as a short name may be hundreds of towns' (城关)).
+        // The lists kept from call to call (`Memo.Storage`): made afresh, each grew a few times.
         var full: [(code: Int64, length: Int)] = [], short: [(code: Int64, length: Int)] = []
+        swap(&full, &memo.pointee.full)
+        swap(&short, &memo.pointee.short)
+        defer {
+            full.removeAll(keepingCapacity: true)
+            short.removeAll(keepingCapacity: true)
+            swap(&full, &memo.pointee.full)
+            swap(&short, &memo.pointee.short)
+        }
         for (length, key) in prefixes {
             let p = rest.prefix(length)
             names.forEachCode(p, key, short: false) { full.append(($0, length)) }
