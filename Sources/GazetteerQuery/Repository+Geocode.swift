@@ -98,6 +98,7 @@ extension Repository {
             do throws(GazetteerError) {
                 try read { db in
                     let parser = try AddressParser(db: db, cache: regions)
+                    defer { parser.finish() }
                     while let claimed = range {
                         defer { range = claim() }
                         for i in claimed {
@@ -128,7 +129,9 @@ extension Repository {
     public func geocode(_ address: String, city: String? = nil, system: CoordinateSystem = .gcj02) throws(GazetteerError) -> Geocode? {
         guard let text = try Self.geocodeText(address) else { return nil }
         return try read { db in
-            try geocode(text: text, city: city, system: system, parser: try AddressParser(db: db, cache: regions), db: db)
+            let parser = try AddressParser(db: db, cache: regions)
+            defer { parser.finish() }
+            return try geocode(text: text, city: city, system: system, parser: parser, db: db)
         }
     }
 

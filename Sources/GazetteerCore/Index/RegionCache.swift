@@ -61,6 +61,8 @@ package final class RegionCache: Sendable {
         var poiNames: POINames?
         /// Addresses geocoded in batches; -1 once the names' load is claimed.
         var geocodedAddresses = 0
+        /// What finished geocoders learnt of this generation's regions (see `takeParserMemo`).
+        var parserMemos: [any AnyObject & Sendable] = []
 
         /// Whether a query on this connection may read and fill the cache: only when its
         /// snapshot is of the cached generation. (A connection that never validated, such as
@@ -118,6 +120,7 @@ package final class RegionCache: Sendable {
                 s.measuredPOIRows = 0
                 s.poiNames = nil
                 s.geocodedAddresses = 0
+                s.parserMemos.removeAll()
             }
             s.generation = current
         }
@@ -223,6 +226,19 @@ package final class RegionCache: Sendable {
     /// what a tenth of an address's name seeks do.
     package func noteAddressesGeocoded(_ count: Int, _ db: Connection) {
         loadOnceWorthIt(count, db, perPOI: 8, uses: \.geocodedAddresses, value: \.poiNames) { try POINames(loading: db) }
+    }
+
+    /// A memo a finished geocoder gave back (`giveBack`), if `db` may use the cache: the next
+    /// geocoder starts with the regions it met, as a batch's next block or a service's next
+    /// query does. Its type is the geocoder's own; the cache only keeps it for the generation.
+    package func takeParserMemo(_ db: Connection) -> (any AnyObject & Sendable)? {
+        state.write { s in s.serves(db) ? s.parserMemos.popLast() : nil }
+    }
+
+    /// Keeps `memo` for the next geocoder of `db`'s generation, a few at most (one per core).
+    package func giveBack(parserMemo memo: any AnyObject & Sendable, _ db: Connection) {
+        let most = ProcessInfo.processInfo.activeProcessorCount
+        state.write { s in if s.serves(db), s.parserMemos.count < most { s.parserMemos.append(memo) } }
     }
 
     /// Every POI's name, if loaded for `db`'s snapshot.

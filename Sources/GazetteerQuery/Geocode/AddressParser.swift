@@ -21,18 +21,27 @@ struct AddressParser {
     func poiStart(_ two: UInt64, _ ask: () throws -> Bool) rethrows -> Bool {
         if let known = memo.pointee.poiStarts[Int64(bitPattern: two)] { return known }
         let found = try ask()
+        // Kept from query to query, bounded: a service's callers could write any pairs.
+        if memo.pointee.poiStarts.count >= 1 << 20 { memo.pointee.poiStarts = CodeMap() }
         memo.pointee.poiStarts.set(Int64(bitPattern: two), found)
         return found
     }
 
     /// What this parser remembers (see `Memo.Storage`).
     private var memo: UnsafeMutablePointer<Memo.Storage> { memoBox.storage }
-    private let memoBox = Memo()
+    private let memoBox: Memo
+
+    /// Hands what this parser learnt of the regions to the next (see `RegionCache.takeParserMemo`);
+    /// the parser is not to be used after.
+    func finish() {
+        cache.giveBack(parserMemo: memoBox, db)
+    }
 
     /// Held through a pointer: the search reads and writes these at every step, and a class's
     /// own stored properties are checked for exclusive access at run time at each use (a
     /// twentieth of a batch's instructions). Nothing here is reached while a use is under way.
-    private final class Memo {
+    /// Sendable as the cache hands it over, under its lock, to one parser at a time.
+    private final class Memo: @unchecked Sendable {
         let storage = UnsafeMutablePointer<Storage>.allocate(capacity: 1)
 
         init() { storage.initialize(to: Storage()) }
@@ -158,6 +167,7 @@ struct AddressParser {
         names = try cache.names(db)
         rows = cache.rows(db)
         poiNames = cache.poiNames(db)
+        memoBox = cache.takeParserMemo(db) as? Memo ?? Memo()
     }
 
     /// Longest region name tried, in characters.

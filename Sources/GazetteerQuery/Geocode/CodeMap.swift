@@ -3,7 +3,7 @@
 /// the parser looks up regions by code at every place of every address it reads.
 struct CodeMap<Value> {
     private var slots: [(key: Int64, value: Value?)] = []
-    private var count = 0
+    private(set) var count = 0
 
     subscript(key: Int64) -> Value? {
         guard !slots.isEmpty else { return nil }
