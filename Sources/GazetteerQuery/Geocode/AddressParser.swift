@@ -389,17 +389,24 @@ struct AddressParser {
         Self.keepLongestPerCode(&short)
         // What follows a short name, looked at once per length rather than once per namesake.
         struct After {
-            var children: [Int64]
             var street, place, jie: Bool
         }
         var afters: [(length: Int, after: After)] = []  // a few lengths: no hashing
         func after(_ length: Int) -> After {
             if let known = afters.first(where: { $0.length == length }) { return known.after }
             let text = window.dropFirst(length)
-            let a = After(children: namedAtStart(of: text), street: Self.streetWords.start(text),
-                          place: Self.placeWords.start(text), jie: Self.starts(text, with: "街"))
+            let a = After(street: Self.streetWords.start(text), place: Self.placeWords.start(text), jie: Self.starts(text, with: "街"))
             afters.append((length, a))
             return a
+        }
+        // The regions named after a short name: looked up only where a test below needs them
+        // (a short name that is also read in full, or followed by a street word).
+        var named: [(length: Int, codes: [Int64])] = []
+        func children(_ length: Int) -> [Int64] {
+            if let known = named.first(where: { $0.length == length }) { return known.codes }
+            let codes = namedAtStart(of: window.dropFirst(length))
+            named.append((length, codes))
+            return codes
         }
         var matches: [Match] = []
         matches.reserveCapacity(full.count + short.count)
@@ -424,10 +431,10 @@ struct AddressParser {
             let next = after(length)
             // Its full name read too, the short name counts only where a region under it starts
             // after it: 青岛市北区 is 青岛 + 市北区, not 青岛市 + 北区.
-            if byFull != nil, !Self.childNamed(e, among: next.children) { continue }
+            if byFull != nil, !Self.childNamed(e, among: children(length)) { continue }
             // 白云湖街 is 白云湖街道 so shortened, not a street.
             let townStreet = e.level == .town && next.jie && Self.ends(e.name, with: "街道")
-            if !townStreet, next.street, !Self.childNamed(e, among: next.children) { continue }
+            if !townStreet, next.street, !Self.childNamed(e, among: children(length)) { continue }
             // Another level's suffix: 江东区 is not 江东乡 with 区 left over.
             if Self.otherLevelSuffix(window.dropFirst(length), e.level) {
                 // 恩施区: the county-level city that bears its prefecture's short name (恩施市 in
