@@ -7,6 +7,7 @@ extension GazetteerCommand {
     /// cron jobs can test a file before trusting it.
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Check a database: SQLite, FTS5 and R*Tree integrity, foreign keys, the region tree, codes, boundaries and POI references.",
             discussion: """
                 Prints each check as ok, FAILED or skipped, with the first few offending codes or ids, and exits \

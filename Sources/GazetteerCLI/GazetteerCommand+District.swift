@@ -6,6 +6,7 @@ extension GazetteerCommand {
     /// `gazetteer district`: a region with its centre, box and children (行政区域查询).
     struct District: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "district",
             abstract: "Look up regions by name or adcode, with centre, bounding box and children; no argument lists the provinces.",
             discussion: """
                 Every region of the name is listed (鼓楼 gives 4 districts and 14 towns), each with the province, \

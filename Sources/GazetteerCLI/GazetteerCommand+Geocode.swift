@@ -7,6 +7,7 @@ extension GazetteerCommand {
     /// `gazetteer geocode`: a Chinese address to a region or POI and its location (地理编码).
     struct Geocode: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "geocode",
             abstract: "Geocode a free-text Chinese address: the best region or POI, its location and what stayed unmatched.",
             discussion: """
                 Example: gazetteer geocode 浙江省杭州市西湖区灵隐街道法云弄16号

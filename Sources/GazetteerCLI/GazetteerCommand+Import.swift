@@ -6,6 +6,7 @@ extension GazetteerCommand {
     /// `gazetteer import`: load region, boundary and POI CSV files.
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import region, boundary and POI CSV files (formats: docs/csv-formats.md).",
             discussion: """
                 Files and folders (their *.csv files) in any order: regions are loaded first, then boundaries, \

@@ -6,6 +6,7 @@ extension GazetteerCommand {
     /// `gazetteer info`: what a database holds.
     struct Info: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "info",
             abstract: "Show counts per level, POIs, versions, coordinate system and SQLite version of a database.")
 
         @OptionGroup var database: DatabaseOptions

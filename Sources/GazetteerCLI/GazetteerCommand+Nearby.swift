@@ -6,6 +6,7 @@ extension GazetteerCommand {
     /// `gazetteer nearby`: POIs around a point, nearest first (周边搜索).
     struct Nearby: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "nearby",
             abstract: "POIs around a point, nearest first, with distances; filtered by keyword and category.",
             discussion: "Example: gazetteer nearby --location 120.1551,30.2741 --radius 1000 --types 餐饮")
 

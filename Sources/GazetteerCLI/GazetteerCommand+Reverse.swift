@@ -8,6 +8,7 @@ extension GazetteerCommand {
     /// `gazetteer reverse`: the address of a point and the POIs around it (逆地理编码).
     struct Reverse: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reverse",
             abstract: "Reverse geocode: province, city, district and town of a point, and the POIs around it.",
             discussion: """
                 Example: gazetteer reverse --location 116.397477,39.908692

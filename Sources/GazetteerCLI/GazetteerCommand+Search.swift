@@ -6,6 +6,7 @@ extension GazetteerCommand {
     /// `gazetteer search`: regions and POIs by name (关键字搜索).
     struct Search: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "search",
             abstract: "Keyword search over regions and POIs: full or short names, 1- and 2-character words, pinyin or initials.",
             discussion: """
                 Ranking: exact name before prefix before substring; then hits in --city, higher admin level, nearer \

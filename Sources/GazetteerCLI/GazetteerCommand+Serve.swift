@@ -10,6 +10,7 @@ extension GazetteerCommand {
     /// `gazetteer serve`: AMap's web service (v3) over HTTP from the database.
     struct Serve: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "serve",
             abstract: "Answer AMap web-service (v3) requests over HTTP from the database: a local AMap.",
             discussion: """
                 Point an AMap client at http://HOST:PORT instead of https://restapi.amap.com. Every /v3/… \

@@ -32,14 +32,14 @@ import Testing
         try fixture.run([fixture.write("r.csv", Fixture.regions), fixture.write("p.csv", Fixture.pois)])
         let repo = try Repository(path: fixture.database)
         let address = "浙江省杭州市西湖区龙井问茶馆"
-        for answer in [try repo.geocode(address)] + repo.geocode([address, "西湖区灵隐寺"]).map({ try $0.get() }) {
+        for answer in try [repo.geocode(address)] + repo.geocode([address, "西湖区灵隐寺"]).map({ try $0.get() }) {
             #expect(answer?.district?.name == "西湖区")
         }
         #expect(try repo.geocode(address)?.poi == nil)
         let renamed = Fixture.regions.replacingOccurrences(of: "330106,330100,district,西湖区", with: "330106,330100,district,新西湖区")
         let tea = "id,name,type,typecode,address,phone,lng,lat,adcode,towncode\nt1,龙井问茶馆,餐饮服务;茶艺馆;茶艺馆,050600,,,120.12,30.23,330106,\n"
         try fixture.run([fixture.write("r2.csv", renamed), fixture.write("p2.csv", tea)])
-        for answer in [try repo.geocode("浙江省杭州市新西湖区龙井问茶馆")] + repo.geocode(["浙江省杭州市新西湖区龙井问茶馆"]).map({ try $0.get() }) {
+        for answer in try [repo.geocode("浙江省杭州市新西湖区龙井问茶馆")] + repo.geocode(["浙江省杭州市新西湖区龙井问茶馆"]).map({ try $0.get() }) {
             #expect(answer?.district?.name == "新西湖区")
             #expect(answer?.poi?.name == "龙井问茶馆")
         }
