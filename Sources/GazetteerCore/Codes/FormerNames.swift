@@ -16,6 +16,23 @@ package enum FormerNames {
     /// Former adcodes to today's (the latest change wins).
     package static let byCode: [Int64: Int64] = table.codes
 
+    /// `byName` by the names' keys, as the geocoder reads its text (scalars and a `NameKey`):
+    /// hashing a Chinese `String` normalises it first, and the geocoder asks at every place a
+    /// former name may start.
+    private static let byKey: [UInt64: [(name: [Unicode.Scalar], entries: [Entry])]] = {
+        var table: [UInt64: [(name: [Unicode.Scalar], entries: [Entry])]] = [:]
+        for (name, entries) in byName {
+            let scalars = Array(name.composed.unicodeScalars)
+            table[NameKey(scalars: scalars).value, default: []].append((scalars, entries))
+        }
+        return table
+    }()
+
+    /// `byName[text]`, for the text as the geocoder reads it and its key.
+    package static func entries(_ text: ArraySlice<Unicode.Scalar>, key: NameKey) -> [Entry] {
+        byKey[key.value]?.first(where: { $0.name.elementsEqual(text) })?.entries ?? []
+    }
+
     private static let table: (names: [String: [Entry]], codes: [Int64: Int64]) = {
         var names: [String: [Entry]] = [:], codes: [Int64: (code: Int64, year: Int)] = [:]
         // Sized once: growing rehashes every name, and hashing a String normalises it.

@@ -447,8 +447,7 @@ struct AddressParser {
         // Former names (襄樊, 下城区, 柳州地区): today's region, read as if named; a name that is
         // also a region's own today (江东区 in 宁波 was merged, 江东区 in 衡阳 is not) is both.
         for (length, key) in prefixes where names.mayBeFormer(key) {
-            let p = rest.prefix(length).string
-            for f in FormerNames.byName[p] ?? [] {
+            for f in FormerNames.entries(rest.prefix(length), key: key) {
                 guard let e = try entry(f.code), !matches.contains(where: { $0.entry.code == e.code && $0.length >= length }) else { continue }
                 // A name a neighbour bears today is that neighbour's: 瑞安 in 温州 is 瑞安市, not
                 // the 乐清 an old code of 瑞安县 went to.
