@@ -48,11 +48,11 @@ extension Repository {
     }
 
     /// Where a region's answer stands: its centre, or its nearest ancestor's when it has none
-    /// (and then approximate).
-    func centre(of deepest: RegionCache.Entry, system: CoordinateSystem, db: Connection) throws -> (Coordinate?, Bool) {
-        var e: RegionCache.Entry? = deepest
-        while let current = e, current.center == nil { e = try current.parent.flatMap { try regions.entry($0, db) } }
-        return (e?.center?.converted(from: .gcj02, to: system), e?.centerApproximate ?? true || e?.code != deepest.code)
+    /// (and then approximate). The ancestors are the parser's, read without the cache's lock.
+    func centre(of deepest: AddressParser.Node, system: CoordinateSystem, parser: AddressParser) throws -> (Coordinate?, Bool) {
+        var e: AddressParser.Node? = deepest
+        while let current = e, current.row.center == nil { e = try current.parent.flatMap { try parser.entry($0) } }
+        return (e?.row.center?.converted(from: .gcj02, to: system), e?.row.centerApproximate ?? true || e?.code != deepest.code)
     }
 
     /// A free-text Chinese address to the best region or POI and its location (地理编码).
@@ -213,7 +213,7 @@ extension Repository {
             if let poi {
                 result.location = poi.location
             } else if let deepest = chain.last {
-                (result.location, result.locationIsApproximate) = try centre(of: deepest.row, system: system, db: db)
+                (result.location, result.locationIsApproximate) = try centre(of: deepest, system: system, parser: parser)
             }
             result.formattedAddress = chain.map(\.name).joined() + (poi?.name ?? "")
             // Namesakes the text does not decide between (西湖区 alone), each in its own place.
@@ -222,7 +222,7 @@ extension Repository {
                     var g = Geocode(level: result.level, locationIsApproximate: false, formattedAddress: "", unmatched: rest)
                     let lineage = try parser.lineage(other)
                     for e in lineage { g.fill(e.region(system: system)) }
-                    (g.location, g.locationIsApproximate) = try centre(of: other.row, system: system, db: db)
+                    (g.location, g.locationIsApproximate) = try centre(of: other, system: system, parser: parser)
                     g.formattedAddress = lineage.map(\.name).joined()
                     g.formerNames = path.formers
                     result.namesakes.append(g)
