@@ -68,16 +68,20 @@ extension GazetteerCommand {
 
         func run() throws {
             if let csv {
+                let repository = try database.openRepository()
                 let failed = try GeocodeCSV(path: csv, column: column!, header: !noHeader, encoding: encoding, output: output,
-                                            city: city, system: query.coordsys).run(try database.openRepository())
-                if failed > 0 { throw ExitCode(1) }
-                return
+                                            city: city, system: query.coordsys).run(repository)
+                GazetteerCommand.end(keeping: repository, status: failed > 0 ? 1 : 0)
             }
             if let batch {
                 var failed = 0
-                try query.failingAsJSON { failed = try runBatch(try database.openRepository(), path: batch) }
-                if failed > 0 { throw ExitCode(1) }
-                return
+                var repository: Repository?
+                try query.failingAsJSON {
+                    let opened = try database.openRepository()
+                    repository = opened
+                    failed = try runBatch(opened, path: batch)
+                }
+                GazetteerCommand.end(keeping: repository, status: failed > 0 ? 1 : 0)
             }
             let address = address!
             try query.answer {

@@ -84,7 +84,11 @@ extension Repository {
             _ = try regions.names(db)
             regions.noteAddressesGeocoded(n, db)
         }
-        defer { results.deallocate() }
+        var moved = false
+        defer {
+            if !moved { _ = results.deinitialize() }
+            results.deallocate()
+        }
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             func claim() -> Range<Int>? {
                 next.withLock { at in
@@ -123,6 +127,7 @@ extension Repository {
         // Moved out, not copied: an answer is some thirty strings and regions to retain and release.
         return Array(unsafeUninitializedCapacity: n) { buffer, count in
             count = buffer.moveInitialize(fromContentsOf: results)
+            moved = true
         }
     }
 

@@ -95,6 +95,9 @@ package final class RegionCache: Sendable {
     /// its old regions to the queries after the import): it reads the database directly.
     package func validate(_ db: Connection) throws {
         let current = try Self.dataGeneration(db)
+        // Freed after the lock: a geocoder's memo holds thousands of regions.
+        var dropped: [any AnyObject & Sendable] = []
+        defer { dropped.removeAll() }
         state.write { s in
             s.snapshots[ObjectIdentifier(db)] = current
             guard s.generation.map({ current > $0 }) ?? true else { return }
@@ -120,7 +123,7 @@ package final class RegionCache: Sendable {
                 s.measuredPOIRows = 0
                 s.poiNames = nil
                 s.geocodedAddresses = 0
-                s.parserMemos.removeAll()
+                swap(&dropped, &s.parserMemos)
             }
             s.generation = current
         }
@@ -235,9 +238,10 @@ package final class RegionCache: Sendable {
         state.write { s in s.serves(db) ? s.parserMemos.popLast() : nil }
     }
 
-    /// Keeps `memo` for the next geocoder of `db`'s generation, a few at most (one per core).
+    /// Keeps `memo` for the next geocoder of `db`'s generation, a few at most (one per core, up
+    /// to four: each may come to hold every region).
     package func giveBack(parserMemo memo: any AnyObject & Sendable, _ db: Connection) {
-        let most = ProcessInfo.processInfo.activeProcessorCount
+        let most = min(4, ProcessInfo.processInfo.activeProcessorCount)
         state.write { s in if s.serves(db), s.parserMemos.count < most { s.parserMemos.append(memo) } }
     }
 

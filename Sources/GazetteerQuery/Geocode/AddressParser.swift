@@ -22,18 +22,22 @@ struct AddressParser {
         if let known = memo.pointee.poiStarts[Int64(bitPattern: two)] { return known }
         let found = try ask()
         // Kept from query to query, bounded: a service's callers could write any pairs.
-        if memo.pointee.poiStarts.count >= 1 << 20 { memo.pointee.poiStarts = CodeMap() }
+        if memo.pointee.poiStarts.count >= 1 << 16 { memo.pointee.poiStarts = CodeMap() }
         memo.pointee.poiStarts.set(Int64(bitPattern: two), found)
         return found
     }
 
     /// What this parser remembers (see `Memo.Storage`).
-    private var memo: UnsafeMutablePointer<Memo.Storage> { memoBox.storage }
+    private var memo: UnsafeMutablePointer<Memo.Storage> {
+        assert(memoBox.storage.pointee.inUse, "a parser used after finish()")
+        return memoBox.storage
+    }
     private let memoBox: Memo
 
     /// Hands what this parser learnt of the regions to the next (see `RegionCache.takeParserMemo`);
-    /// the parser is not to be used after.
+    /// the parser, and its copies, are not to be used after (debug builds check).
     func finish() {
+        memoBox.storage.pointee.inUse = false
         cache.giveBack(parserMemo: memoBox, db)
     }
 
@@ -57,13 +61,15 @@ struct AddressParser {
             /// matches there are the same.
             var matches: [[Match]?] = []
             /// Regions by code, for this parser's one read: the shared cache takes a lock per look-up.
-            var entries = CodeMap<Node>()
-            var lineages = CodeMap<[Node]>()
+            var entries = CodeMap<Node>(minimumCapacity: 8192)
+            var lineages = CodeMap<[Node]>(minimumCapacity: 8192)
             var poiStarts = CodeMap<Bool>()
             /// The search's best rank per place and last region (see `parse(_:scope:from:)`), by
             /// place: a few per text, where a dictionary made afresh per search hashed and grew.
             var ranks: [[(code: Int64, rank: Path.Rank)]] = []
             var ranked: [Int] = []
+            /// Whether a parser holds this memo (see `finish`).
+            var inUse = true
             /// `findMatches`' lists of codes, for the next call.
             var full: [(code: Int64, length: Int)] = [], short: [(code: Int64, length: Int)] = []
 
@@ -147,12 +153,13 @@ struct AddressParser {
     }
 
     /// `e` and the regions above it, province first.
-    func lineage(_ e: Node) throws -> [Node] {
+    func lineage(_ e: Node, depth: Int = 0) throws -> [Node] {
         if let known = memo.pointee.lineages[e.code] { return known }
-        // The parent's lineage, remembered, then `e`: a copy per region met, not an insert per level.
+        // The parent's lineage, remembered, then `e`: a copy per region met, not an insert per
+        // level. A tree deeper than its four levels (a parent cycle in a damaged table) stops.
         var chain: [Node]
-        if let code = e.parent, let p = try entry(code) {
-            chain = try lineage(p)
+        if depth < 8, let code = e.parent, let p = try entry(code) {
+            chain = try lineage(p, depth: depth + 1)
             chain.append(e)
         } else {
             chain = [e]
@@ -168,6 +175,7 @@ struct AddressParser {
         rows = cache.rows(db)
         poiNames = cache.poiNames(db)
         memoBox = cache.takeParserMemo(db) as? Memo ?? Memo()
+        memoBox.storage.pointee.inUse = true
     }
 
     /// Longest region name tried, in characters.

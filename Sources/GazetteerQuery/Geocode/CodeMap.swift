@@ -5,6 +5,15 @@ struct CodeMap<Value> {
     private var slots: [(key: Int64, value: Value?)] = []
     private(set) var count = 0
 
+    init() {}
+
+    /// Room for `count` keys before the first growth.
+    init(minimumCapacity count: Int) {
+        var n = 64
+        while n < 2 * count { n *= 2 }
+        slots = Array(repeating: (0, nil), count: n)
+    }
+
     subscript(key: Int64) -> Value? {
         guard !slots.isEmpty else { return nil }
         let mask = slots.count - 1
