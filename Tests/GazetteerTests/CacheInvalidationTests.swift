@@ -44,4 +44,26 @@ import Testing
             #expect(answer?.poi?.name == "龙井问茶馆")
         }
     }
+
+    /// A geocoder that read an older snapshot gives its memo back after another connection saw
+    /// an import: the cache, now on the newer generation, does not keep it.
+    @Test func aMemoFromAnOlderSnapshotIsNotKept() throws {
+        final class Memo: Sendable {}
+        let fixture = Fixture()
+        try fixture.run([fixture.write("r.csv", Fixture.regions)])
+        let cache = RegionCache()
+        let older = try Connection(path: fixture.database, mode: .readOnly)
+        try cache.validate(older)
+        cache.giveBack(parserMemo: Memo(), older)
+        #expect(cache.takeParserMemo(older) != nil)
+        let renamed = Fixture.regions.replacingOccurrences(of: "330106,330100,district,西湖区", with: "330106,330100,district,新西湖区")
+        try fixture.run([fixture.write("r2.csv", renamed)])
+        let newer = try Connection(path: fixture.database, mode: .readOnly)
+        try cache.validate(newer)
+        cache.giveBack(parserMemo: Memo(), older)
+        #expect(cache.takeParserMemo(newer) == nil)
+        #expect(cache.takeParserMemo(older) == nil)
+        cache.giveBack(parserMemo: Memo(), newer)
+        #expect(cache.takeParserMemo(newer) != nil)
+    }
 }
