@@ -47,7 +47,18 @@ package struct CellTiles: Sendable, Equatable {
                             same = p.loadUnaligned(as: UInt64.self) == pattern && p.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == pattern
                         }
                         if same { top[ty * tileColumns + tx] = UInt32(first); continue }
+                        // Its rows copied whole, without a look at each cell.
+                        tile.withUnsafeMutableBufferPointer { tile in
+                            for r in 0..<side {
+                                UnsafeMutableRawPointer(tile.baseAddress! + r * side)
+                                    .copyMemory(from: band.baseAddress! + r * columns + x0, byteCount: side * 2)
+                            }
+                        }
+                        top[ty * tileColumns + tx] = Self.tiled | UInt32(tiles.count / (side * side))
+                        tiles.append(contentsOf: tile)
+                        continue
                     }
+                    // A tile at the grid's edge.
                     var uniform = true
                     tile.withUnsafeMutableBufferPointer { tile in
                         for r in 0..<side {
