@@ -113,7 +113,6 @@ extension GazetteerCommand {
         /// Reads lines in blocks, geocodes each block on all cores, writes it in input order.
         private func runBatch(_ repository: Repository, path: String) throws -> Int {
             let reader = LineReader(handle: try Reverse.openBatchInput(path))
-            let output = FileHandle.standardOutput
             var failed = 0
             var lineNumber = 0
             while true {
@@ -145,7 +144,7 @@ extension GazetteerCommand {
                 }
                 lineNumber += lines.count
                 failed += outs.reduce(0) { $0 + $1.failed }
-                output.write(Data(outs.flatMap(\.text)))
+                for part in outs { try WholeWrite.write(part.text, to: STDOUT_FILENO, what: "the answers") }
             }
             return failed
         }

@@ -114,7 +114,9 @@ struct GeocodeCSV {
             (handle, temporary, final) = (h, tmp, output)
         }
 
-        func write(_ text: String) throws { try handle.write(contentsOf: Data(text.utf8)) }
+        func write(_ text: String) throws {
+            try WholeWrite.write(Array(text.utf8), to: handle.fileDescriptor, what: final ?? "the copy")
+        }
 
         func finish() throws {
             guard let temporary, let final else { return }
