@@ -525,13 +525,15 @@ enum CLI {
 
     @Test(.tags(.seed), .skippedInFastRuns) func geocodeBatchAndCSVToAFullDeviceSaySo() throws {
         guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
-        let csv = Fixture().write("a.csv", "id,addr\n1,北京市东城区\n")
+        let fixture = Fixture()  // kept: its folder goes with it
+        let csv = fixture.write("a.csv", "id,addr\n1,北京市东城区\n")
         for (command, label) in [(#"printf '北京市\n浙江省杭州市西湖区\n' | "$BIN" geocode --db "$DB" --batch - > /dev/full"#, "batch"),
                                  (#""$BIN" geocode --db "$DB" --csv "\#(csv)" --column addr > /dev/full"#, "csv")] {
             let r = try HostileInputTests.shell(command, label: "\(label) to /dev/full")
             #expect(r.status == 1 && !r.crashed, "an error exit, not a crash: \(r)")
             #expect(r.stderr.contains("No space left on device") && !r.stderr.contains("NSCocoaErrorDomain"), "\(r)")
         }
+        withExtendedLifetime(fixture) {}
     }
 
     @Test(.tags(.seed), .skippedInFastRuns) func reverseBatchFolderIsRefused() throws {
