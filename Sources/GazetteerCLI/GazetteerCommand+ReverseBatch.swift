@@ -62,8 +62,7 @@ extension GazetteerCommand.Reverse {
             lineNumber += lines.count
             for i in 0..<slices {
                 failed += results[i].failed
-                let code = results[i].text.write(to: STDOUT_FILENO)
-                if code != 0 { throw CLIError("cannot write the answers: \(String(cString: strerror(code)))") }
+                try WholeWrite.check(results[i].text.write(to: STDOUT_FILENO), what: "the answers")
             }
         }
         return failed

@@ -17,6 +17,11 @@ enum WholeWrite {
             }
             return 0
         }
+        try check(code, what: what)
+    }
+
+    /// The error for a write that failed with errno `code` (0: none), as `write` reports it.
+    static func check(_ code: Int32, what: String) throws {
         if code != 0 { throw CLIError("cannot write \(what): \(String(cString: strerror(code)))") }
     }
 }
