@@ -449,17 +449,11 @@ package final class RegionCache: Sendable {
 
     /// `e` and the regions above it, province first.
     package func lineage(_ e: Entry, _ db: Connection) throws -> [Entry] {
-        try Self.lineage(e, parent: \.parent) { try entry($0, db) }
-    }
-
-    /// `e` and the regions above it, province first, each found by `entry` (a caller's memo,
-    /// which may hold regions as a type of its own).
-    package static func lineage<E>(_ e: E, parent: (E) -> Int64?, entry: (Int64) throws -> E?) rethrows -> [E] {
         var chain = [e]
-        var next = parent(e)
-        while let code = next, let p = try entry(code) {
+        var next = e.parent
+        while let code = next, let p = try entry(code, db) {
             chain.append(p)
-            next = parent(p)
+            next = p.parent
         }
         chain.reverse()
         return chain
