@@ -20,12 +20,11 @@ struct POINameQueries {
 
     /// The greatest name in `low...high`.
     func greatest(atMost high: ArraySlice<Unicode.Scalar>, atLeast low: ArraySlice<Unicode.Scalar>) throws -> String? {
-        // The parser's low bound is a start of its high one: one key then serves both.
-        if let names, high.starts(with: low) {
+        if let names {
+            // The parser's low bound is a start of its high one: one key then serves both.
             let keys = POINames.keys(high, prefix: low.count)
-            return names.greatest(atMost: keys.whole, atLeast: keys.prefix)
+            return names.greatest(atMost: keys.whole, atLeast: high.starts(with: low) ? keys.prefix : POINames.key(low)[...])
         }
-        if let names { return names.greatest(atMost: POINames.key(high)[...], atLeast: POINames.key(low)[...]) }
         return try db.cachedStatement("SELECT name FROM poi WHERE name <= ? AND name >= ? ORDER BY name DESC LIMIT 1")
             .first([.text(high.string), .text(low.string)], { $0.text(0) })
     }
