@@ -397,23 +397,26 @@ struct AddressParser {
         Self.keepLongestPerCode(&short)
         // What follows a short name, looked at once per length rather than once per namesake.
         struct After {
+            var length: Int
             var street, place, jie: Bool
+            /// The regions named there: looked up only where a test below needs them (a short
+            /// name that is also read in full, or followed by a street word).
+            var children: [Int64]?
         }
-        var afters: [(length: Int, after: After)] = []  // a few lengths: no hashing
-        func after(_ length: Int) -> After {
-            if let known = afters.first(where: { $0.length == length }) { return known.after }
+        var afters: [After] = []  // a few lengths: no hashing
+        func afterIndex(_ length: Int) -> Int {
+            if let known = afters.firstIndex(where: { $0.length == length }) { return known }
             let text = window.dropFirst(length)
-            let a = After(street: Self.streetWords.start(text), place: Self.placeWords.start(text), jie: Self.starts(text, with: "街"))
-            afters.append((length, a))
-            return a
+            afters.append(After(length: length, street: Self.streetWords.start(text), place: Self.placeWords.start(text),
+                                jie: Self.starts(text, with: "街")))
+            return afters.count - 1
         }
-        // The regions named after a short name: looked up only where a test below needs them
-        // (a short name that is also read in full, or followed by a street word).
-        var named: [(length: Int, codes: [Int64])] = []
+        func after(_ length: Int) -> After { afters[afterIndex(length)] }
         func children(_ length: Int) -> [Int64] {
-            if let known = named.first(where: { $0.length == length }) { return known.codes }
+            let i = afterIndex(length)
+            if let known = afters[i].children { return known }
             let codes = namedAtStart(of: window.dropFirst(length))
-            named.append((length, codes))
+            afters[i].children = codes
             return codes
         }
         var matches: [Match] = []
