@@ -85,6 +85,26 @@ import Testing
         }
     }
 
+    /// A large batch reads every district's towns in one scan of the region table
+    /// (`noteTownBatch`): each district's towns, their order and count must be those its own
+    /// queries give, or a point would name another town.
+    @Test func aBatchsTownListsAreEachDistrictsOwn() throws {
+        try repo.read { db in
+            let parents = try db.makeStatement("SELECT DISTINCT parent FROM region WHERE level = 3 AND parent IS NOT NULL")
+                .rows([]) { $0.int64(0) }
+            #expect(parents.count > 2_000)
+            let scanned = RegionCache()
+            scanned.noteTownBatch(RegionCache.regionCellsAfter, db)
+            let queried = RegionCache()
+            for parent in parents + [0, 110_000, 110_101_001] {
+                let a = try scanned.towns(under: parent, db), b = try queried.towns(under: parent, db)
+                #expect(a.centres.map(\.code) == b.centres.map(\.code), "towns of \(parent)")
+                #expect(a.centres.map(\.center) == b.centres.map(\.center), "centres of \(parent)")
+                #expect(a.reach == b.reach && a.complete == b.complete, "reach of \(parent)")
+            }
+        }
+    }
+
     @Test(arguments: [
         116.397477, -116.397477, 0, -0.0, 0.5, 39.9, 180, -180, 1e-7, -1e-7, 0.0000005, 0.0078125,
         116.3974775, 116.39747712345, 121.1234565, 1e-5, 22.000001, 99.999999, 123456.789,

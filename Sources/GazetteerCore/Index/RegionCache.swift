@@ -503,7 +503,10 @@ package final class RegionCache: Sendable {
     /// thousand rows through the parent index) cost several times the scan. The lists are those
     /// `towns(under:)` queries one district at a time, in the same order (by code), so the
     /// towns named are the same. As with the cells, one thread loads, and a failure only leaves
-    /// the per-district queries.
+    /// the per-district queries. The table is read in its own order (by code, its rowid), not
+    /// through `region_parent`: each town's row is then the next one on its page instead of a
+    /// seek of its own, a quarter of the work, and appending in code order keeps each list in
+    /// code order. The columns read come before `boundary`, so no boundary's pages are read.
     package func noteTownBatch(_ count: Int, _ db: Connection) {
         let claimed = state.write { s -> Bool in
             guard count >= Self.regionCellsAfter, s.serves(db), s.townLists == nil, !s.townListsClaimed else { return false }
@@ -513,7 +516,7 @@ package final class RegionCache: Sendable {
         guard claimed else { return }
         var lists: [Int64: (centres: [TownCentre], count: Int)] = [:]
         let loaded: Void? = try? {
-            let rows = try db.makeStatement("SELECT parent, code, lng, lat, lng IS NOT NULL FROM region WHERE level = 3 AND parent IS NOT NULL ORDER BY parent, code")
+            let rows = try db.makeStatement("SELECT parent, code, lng, lat, lng IS NOT NULL FROM region NOT INDEXED WHERE level = 3 AND parent IS NOT NULL ORDER BY code")
             defer { rows.reset() }
             while try rows.step() {
                 let parent = rows.int64(0)
