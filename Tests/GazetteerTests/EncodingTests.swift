@@ -71,6 +71,11 @@ import Testing
         same(open, "open ring")
         var outOfRange = good; outOfRange.replaceSubrange(32..<36, with: [0xFF, 0xFF, 0xFF, 0x7F])
         same(outOfRange, "out of range")
+        // A later point of a ring out of range, then two: the first of them is the one named.
+        var lateOutOfRange = good; lateOutOfRange.replaceSubrange((good.count - 16)..<(good.count - 12), with: [0xFF, 0xFF, 0xFF, 0x7F])
+        same(lateOutOfRange, "a later point out of range")
+        var twoOutOfRange = lateOutOfRange; twoOutOfRange.replaceSubrange((good.count - 28)..<(good.count - 24), with: [0x01, 0x00, 0x00, 0x80])
+        same(twoOutOfRange, "two points out of range")
     }
 
     /// `PolygonIndex(encoded:)` of `bytes` is `PolygonIndex(polygons:)` of what `MultiPolygon(encoded:)`
@@ -82,6 +87,10 @@ import Testing
             #expect(index.xs == built.xs && index.ys == built.ys, "\(what)")
             #expect(index.edges == built.edges && index.bandStarts == built.bandStarts, "\(what)")
             #expect(index.bounds == built.bounds && index.rings.count == built.rings.count && index.parts.count == built.parts.count, "\(what)")
+            #expect(zip(index.rings, built.rings).allSatisfy {
+                ($0.minX, $0.minY, $0.maxX, $0.maxY, $0.invBandHeight) == ($1.minX, $1.minY, $1.maxX, $1.maxY, $1.invBandHeight)
+                    && ($0.bandCount, $0.bandBase, $0.pointStart, $0.pointEnd) == ($1.bandCount, $1.bandBase, $1.pointStart, $1.pointEnd)
+            }, "\(what)")
             #expect(index.area == polygon.area, "\(what)")
         case (.failure(let a), .failure(let b)):
             #expect("\(a)" == "\(b)", "\(what)")

@@ -104,25 +104,39 @@ package struct PolygonIndex: Sendable {
                     var at = offset
                     rings: for (r, n) in pointCounts.enumerated() {
                         let start = filled
-                        var minX = Double.infinity, minY = Double.infinity
-                        var maxX = -Double.infinity, maxY = -Double.infinity
+                        // The extremes kept as the stored integers: a point's `Double` is the
+                        // integer divided by the scale, which keeps their order, so the extremes'
+                        // `Double`s are the extremes of the `Double`s, and range-checking them
+                        // checks every point's range, not each point on its own.
+                        var loX = Int32.max, hiX = Int32.min, loY = Int32.max, hiY = Int32.min
                         var totalDy = 0.0
-                        for _ in 0..<n {
-                            // As `MultiPolygon(encoded:)` reads a point, and refuses one out of range.
-                            let lng = Double(Int32(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)))) / MultiPolygon.binaryScale
-                            let lat = Double(Int32(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self)))) / MultiPolygon.binaryScale
+                        var previous = 0.0
+                        for i in 0..<n {
+                            // As `MultiPolygon(encoded:)` reads a point.
+                            let ix = Int32(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
+                            let iy = Int32(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self)))
                             at += 8
-                            let c = Coordinate(longitude: lng, latitude: lat)
-                            guard c.isValid else {
-                                failure = .corrupt("coordinate (\(c.longitude) \(c.latitude)) out of range in ring \(r + 1)")
-                                break rings
-                            }
-                            if filled > start { totalDy += abs(lat - ys[filled - 1]) }
-                            xs[filled] = lng
+                            let lat = Double(iy) / MultiPolygon.binaryScale
+                            if i > 0 { totalDy += abs(lat - previous) }
+                            previous = lat
+                            xs[filled] = Double(ix) / MultiPolygon.binaryScale
                             ys[filled] = lat
                             filled += 1
-                            minX = Swift.min(minX, lng); maxX = Swift.max(maxX, lng)
-                            minY = Swift.min(minY, lat); maxY = Swift.max(maxY, lat)
+                            loX = Swift.min(loX, ix); hiX = Swift.max(hiX, ix)
+                            loY = Swift.min(loY, iy); hiY = Swift.max(hiY, iy)
+                        }
+                        let minX = Double(loX) / MultiPolygon.binaryScale, maxX = Double(hiX) / MultiPolygon.binaryScale
+                        let minY = Double(loY) / MultiPolygon.binaryScale, maxY = Double(hiY) / MultiPolygon.binaryScale
+                        guard Coordinate(longitude: minX, latitude: minY).isValid, Coordinate(longitude: maxX, latitude: maxY).isValid else {
+                            // Refused as `MultiPolygon(encoded:)` refuses it: by the ring's first point out of range.
+                            for k in start..<filled {
+                                let c = Coordinate(longitude: xs[k], latitude: ys[k])
+                                if !c.isValid {
+                                    failure = .corrupt("coordinate (\(c.longitude) \(c.latitude)) out of range in ring \(r + 1)")
+                                    break
+                                }
+                            }
+                            break rings
                         }
                         guard xs[start] == xs[filled - 1], ys[start] == ys[filled - 1] else {
                             failure = .corrupt("ring \(r + 1) is not closed")
@@ -190,16 +204,30 @@ package struct PolygonIndex: Sendable {
                     let base = bandStarts.count
                     let edgeBase = entries
                     counts.withUnsafeMutableBufferPointer { counts in
-                        if edgeCount > 0 {
+                        @inline(__always) func count(_ k: Int, _ lo: Int, _ hi: Int) {
+                            spans[k] = (Int32(truncatingIfNeeded: lo), Int32(truncatingIfNeeded: hi))
+                            if lo == hi {
+                                counts[lo + 1] &+= 1
+                            } else {
+                                for b in lo...hi { counts[b + 1] &+= 1 }
+                            }
+                        }
+                        if edgeCount > 0 && !totalDy.isNaN {
+                            // `band` keeps the order of latitudes, so an edge's bands run from
+                            // the lesser of its ends' bands to the greater: each point's band
+                            // is worked out once, for the edges on both sides of it.
+                            var here = band(ys[start])
+                            for k in start..<(end - 1) {
+                                let next = band(ys[k + 1])
+                                count(k, Swift.min(here, next), Swift.max(here, next))
+                                here = next
+                            }
+                        } else if edgeCount > 0 {
+                            // A ring with a NaN latitude (never one read from stored bytes):
+                            // NaN has no order, so each edge as its ends compare.
                             for k in start..<(end - 1) {
                                 let a = ys[k], b = ys[k + 1]
-                                let lo = band(Swift.min(a, b)), hi = band(Swift.max(a, b))
-                                spans[k] = (Int32(truncatingIfNeeded: lo), Int32(truncatingIfNeeded: hi))
-                                if lo == hi {
-                                    counts[lo + 1] &+= 1
-                                } else {
-                                    for b in lo...hi { counts[b + 1] &+= 1 }
-                                }
+                                count(k, band(Swift.min(a, b)), band(Swift.max(a, b)))
                             }
                         }
                         for b in 0..<bandCount { counts[b + 1] &+= counts[b] }
