@@ -253,15 +253,19 @@ extension Repository {
     /// pay the slow path. Both start at once, on connections of their own: the POI cells are
     /// built on one core while the region cells are read as the importer stored them (or, with
     /// none current, the boundaries are decoded on all cores, `RegionCache.loadShapes`, and the
-    /// region cells built from them); neither waits for the other.
+    /// region cells built from them); neither waits for the other. The towns' scan goes with
+    /// the POI cells, and the region boxes (`RegionCache.grid`, which each thread's first point
+    /// in a border cell would otherwise load, both at once) with the region cells: the two
+    /// halves then take about as long, and the first block waits for the longer one.
     package func prepareBatch(_ count: Int) {
         DispatchQueue.concurrentPerform(iterations: 2) { task in
             _ = try? read { db in
                 if task == 0 {
                     regions.notePOIBatch(count, db)
+                    regions.noteTownBatch(count, db)
                 } else {
                     regions.noteRegionBatch(count, db) { try RegionLocator(cache: regions, db: db).buildCells() }
-                    regions.noteTownBatch(count, db)
+                    _ = try regions.grid(db)
                 }
             }
         }
