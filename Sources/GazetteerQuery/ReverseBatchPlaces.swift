@@ -254,8 +254,8 @@ extension Repository {
     /// built on one core while the region cells are read as the importer stored them (or, with
     /// none current, the boundaries are decoded on all cores, `RegionCache.loadShapes`, and the
     /// region cells built from them); neither waits for the other. The towns' scan goes with
-    /// the POI cells, and the region boxes (`RegionCache.grid`, which each thread's first point
-    /// in a border cell would otherwise load, both at once) with the region cells: the two
+    /// the POI cells, and the region boxes (`RegionCache.grid`, which the first point in a
+    /// border cell would otherwise load inside the first block) with the region cells: the two
     /// halves then take about as long, and the first block waits for the longer one.
     package func prepareBatch(_ count: Int) {
         DispatchQueue.concurrentPerform(iterations: 2) { task in
