@@ -336,3 +336,47 @@ import Testing
         #expect(found.map(\.line) == [2, 3, 4])
     }
 }
+
+/// The reading thread's own checks stand in for the standard library's slower generic ones:
+/// they must accept and give exactly what those did.
+@Suite(.tags(.fast)) struct ImportFieldParsingTests {
+    /// Every byte string the UTF-8 check is asked about: the edges of each encoded length, the
+    /// ill-formed ones beside them, and random bytes biased towards lead and continuation bytes.
+    @Test func utf8CheckIsTheStandardLibrarys() {
+        var cases: [[UInt8]] = [
+            [], [0x41], [0x7F], [0x80], [0xBF], [0xC0, 0x80], [0xC1, 0xBF], [0xC2, 0x80], [0xDF, 0xBF], [0xC2],
+            [0xE0, 0x80, 0x80], [0xE0, 0x9F, 0xBF], [0xE0, 0xA0, 0x80], [0xED, 0x9F, 0xBF], [0xED, 0xA0, 0x80],
+            [0xED, 0xBF, 0xBF], [0xEE, 0x80, 0x80], [0xEF, 0xBF, 0xBF], [0xE4, 0xB8], [0xE4, 0xB8, 0x41],
+            [0xF0, 0x8F, 0xBF, 0xBF], [0xF0, 0x90, 0x80, 0x80], [0xF4, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80],
+            [0xF5, 0x80, 0x80, 0x80], [0xF0, 0x9F, 0x98], [0xF0, 0x9F, 0x98, 0x41], [0xFE], [0xFF],
+            Array("交通银行ATM(马林北路),🇨🇳 𠀀".utf8),
+        ]
+        var rng = SystemRandomNumberGenerator()
+        let bytes: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xE4, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF]
+        for _ in 0..<20_000 {
+            cases.append((0..<Int.random(in: 1...8, using: &rng)).map { _ in bytes.randomElement(using: &rng)! })
+        }
+        for c in cases {
+            let ours = c.withUnsafeBufferPointer { CSVReader.text($0) }
+            #expect(ours == String(validating: c, as: UTF8.self), "bytes \(c)")
+        }
+    }
+
+    /// A coordinate read without the parser is the Double the parser gives, to the bit.
+    @Test func plainDecimalIsTheParsersDouble() {
+        var texts = ["0", "-0", "116.397128", "-116.397128", "39.9", "180", "180.000000000001", "123456789012345",
+                     "1234567890123456", "0.000000000000001", "00012.50", "1.", ".5", "-", "", "1e5", "+1", "1.2.3"]
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let digits = Int.random(in: 1...17, using: &rng), point = Int.random(in: 0...digits, using: &rng)
+            var t = String((0..<digits).map { _ in Character(String(Int.random(in: 0...9, using: &rng))) })
+            if point < digits { t.insert(".", at: t.index(t.startIndex, offsetBy: point)) }
+            texts.append(Bool.random(using: &rng) ? "-" + t : t)
+        }
+        for t in texts {
+            let expected = Coordinate.plainDecimal(t[...])
+            let ours = Coordinate.plainDecimal(t)
+            #expect(ours?.bitPattern == expected?.bitPattern, "text \(t)")
+        }
+    }
+}

@@ -35,7 +35,10 @@ extension Coordinate {
     /// `plainDecimal` of a `String`, not generic: the importer calls it twice per row, from
     /// another module, where the generic form ran unspecialised.
     package static func plainDecimal(_ text: String) -> Double? {
-        plainDecimal(text[...])  // the generic form, specialised here for Substring
+        // The usual coordinate (`116.397128`) without a parser, to the same Double.
+        var t = text
+        if let exact = t.withUTF8({ shortDecimal($0) }) { return exact }
+        return plainDecimal(text[...])  // the generic form, specialised here for Substring
     }
 }
 

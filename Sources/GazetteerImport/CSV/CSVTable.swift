@@ -47,14 +47,25 @@ final class CSVTable {
         return Row(table: self, record: record)
     }
 
+    /// A column looked up once: rows are read by it without hashing its name per field.
+    struct Column {
+        let name: String
+        /// Its place in the header; nil when the file has no such column.
+        let index: Int?
+    }
+
+    func column(_ name: String) -> Column { Column(name: name, index: index[name]) }
+
     struct Row {
         let table: CSVTable
         let record: CSVReader.Record
         var line: Int { record.line }
 
         /// The trimmed value of a column; nil when the column is absent or the field empty.
-        subscript(column: String) -> String? {
-            guard let i = table.index[column], i < record.fields.count else { return nil }
+        subscript(column: String) -> String? { self[table.column(column)] }
+
+        subscript(column: Column) -> String? {
+            guard let i = column.index, i < record.fields.count else { return nil }
             let raw = record.fields[i]
             // Most fields have nothing to trim; only go through Foundation when an end might.
             guard let first = raw.utf8.first, let last = raw.utf8.last else { return nil }
@@ -78,8 +89,10 @@ final class CSVTable {
             }
         }
 
-        func required(_ column: String) throws(ImportError) -> String {
-            guard let v = self[column] else { throw error(column, .missingValue) }
+        func required(_ column: String) throws(ImportError) -> String { try required(table.column(column)) }
+
+        func required(_ column: Column) throws(ImportError) -> String {
+            guard let v = self[column] else { throw error(column.name, .missingValue) }
             return v
         }
 
@@ -87,18 +100,24 @@ final class CSVTable {
         /// The administrative code in `column`, as stored (a 9-digit town code widened to 12
         /// digits: see `AdminCode`), when it has one of the `digits` counts.
         func code(_ column: String, digits: Set<Int>) throws(ImportError) -> Int64? {
+            try code(table.column(column), digits: digits)
+        }
+
+        func code(_ column: Column, digits: Set<Int>) throws(ImportError) -> Int64? {
             guard let v = self[column] else { return nil }
             guard let count = AdminCode.digitCount(v), digits.contains(count), let n = Int64(v) else {
                 let expected = digits.sorted().map(String.init).joined(separator: " or ")
-                throw error(column, .malformed(value: v, expected: "a \(expected)-digit code"))
+                throw error(column.name, .malformed(value: v, expected: "a \(expected)-digit code"))
             }
             return AdminCode.widened(n, digits: count)
         }
 
-        func double(_ column: String) throws(ImportError) -> Double? {
+        func double(_ column: String) throws(ImportError) -> Double? { try double(table.column(column)) }
+
+        func double(_ column: Column) throws(ImportError) -> Double? {
             guard let v = self[column] else { return nil }
             guard let d = Coordinate.plainDecimal(v), d.isFinite else {
-                throw error(column, .malformed(value: v, expected: "a decimal number"))
+                throw error(column.name, .malformed(value: v, expected: "a decimal number"))
             }
             return d
         }
@@ -115,23 +134,27 @@ final class CSVTable {
 
         /// A longitude/latitude pair from two columns: both or neither, in range, not swapped.
         func coordinate(lng: String = "lng", lat: String = "lat", required: Bool) throws(ImportError) -> Coordinate? {
+            try coordinate(lng: table.column(lng), lat: table.column(lat), required: required)
+        }
+
+        func coordinate(lng: Column, lat: Column, required: Bool) throws(ImportError) -> Coordinate? {
             let x = try double(lng)
             let y = try double(lat)
             switch (x, y) {
             case (nil, nil):
-                if required { throw error(lng, .missingValue) }
+                if required { throw error(lng.name, .missingValue) }
                 return nil
-            case (nil, _): throw error(lng, .missingValue)
-            case (_, nil): throw error(lat, .missingValue)
+            case (nil, _): throw error(lng.name, .missingValue)
+            case (_, nil): throw error(lat.name, .missingValue)
             case (let x?, let y?):
                 if !(-90.0...90.0).contains(y) {
                     if (-90.0...90.0).contains(x) && (-180.0...180.0).contains(y) {
-                        throw error(lat, .swappedCoordinates(longitude: self[lng]!, latitude: self[lat]!))
+                        throw error(lat.name, .swappedCoordinates(longitude: self[lng]!, latitude: self[lat]!))
                     }
-                    throw error(lat, .outOfRange(value: self[lat]!, range: "latitude -90 to 90"))
+                    throw error(lat.name, .outOfRange(value: self[lat]!, range: "latitude -90 to 90"))
                 }
                 if !(-180.0...180.0).contains(x) {
-                    throw error(lng, .outOfRange(value: self[lng]!, range: "longitude -180 to 180"))
+                    throw error(lng.name, .outOfRange(value: self[lng]!, range: "longitude -180 to 180"))
                 }
                 return Coordinate(longitude: x, latitude: y)
             }
