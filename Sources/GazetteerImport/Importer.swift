@@ -125,10 +125,14 @@ private final class ImportRun {
     var ftsInBulk = false
 
     /// Category codes already offered to the category table by this import.
-    var categoriesOffered: Set<String> = []
+    /// (By number: a code is six digits, so the number stands for the text and hashes faster.)
+    var categoriesOffered: Set<Int64> = []
 
     /// Places POIs that come without district or town; made once the regions are in.
     var locator: RegionLocator?
+
+    /// The text of the row being written, bound without SQLite's copy of each field.
+    let boundText = BoundText()
 
     init(db: Connection, options: ImportOptions, tables: [CSVTable], progress: ((ImportProgress) -> Void)?, started: Date) {
         self.db = db
@@ -409,15 +413,17 @@ private final class ImportRun {
         // Read, parsed and tokenized on another thread; written here, row by row in file order.
         let parsed = ParsedPOIQueue(table: table, coordinateSystem: options.coordinateSystem, side: buildsAside ? side : nil)
         defer { parsed.stop() }
-        while let batch = try parsed.next() {
-            for item in batch {
-                let row = item.row
-                rowDone(table, bytes: item.bytesRead)
+        var batch: [ParsedPOIQueue.Item] = []
+        while try parsed.next(into: &batch) {
+            // By index: a copy of each item would retain and release all its strings.
+            for i in batch.indices {
+                let row = batch[i].row
+                rowDone(table, bytes: batch[i].bytesRead)
                 do {
-                    var record = try item.record.get()
+                    var record = try batch[i].record.get()
                     try checkRegions(&record, row: row)
                     try locate(&record)
-                    try insert.run { s throws(SQLiteError) in try record.bind(to: s) }
+                    try insert.run(boundText) { s throws(SQLiteError) in try record.bind(to: s, keeping: boundText) }
                     if db.changes > 0 {
                         summary.pois.inserted += 1
                         let rowid = db.lastInsertRowID
@@ -425,10 +431,10 @@ private final class ImportRun {
                         var indexed = false
                         if buildsAside {
                             // Indexed aside already, or (rowid not the one counted on) by the catch-up.
-                            if item.sideRowid != rowid { try leaveSidePath() }
+                            if batch[i].sideRowid != rowid { try leaveSidePath() }
                             indexed = true
                         }
-                        try insertPOIIndexes(rowid: rowid, record, tokens: indexed ? nil : item.tokens)
+                        try insertPOIIndexes(rowid: rowid, record, tokens: indexed ? nil : batch[i].tokens)
                         continue
                     }
                     // An id already there: from here on rowids are no longer the ones counted on.
@@ -450,11 +456,11 @@ private final class ImportRun {
                                            adcode = ?9, towncode = ?10 WHERE rowid = ?11 AND id = ?1
                             """).run(record.values + [.integer(rowid)])
                         if !bulk { try db.cachedStatement("DELETE FROM poi_rtree WHERE id = ?").run([.integer(rowid)]) }
-                        try insertPOIIndexes(rowid: rowid, record, tokens: item.tokens)
+                        try insertPOIIndexes(rowid: rowid, record, tokens: batch[i].tokens)
                     }
                 } catch let error as ImportError {
                     // A row indexed aside but not written shifts every later rowid.
-                    if buildsAside, item.sideRowid != nil { try leaveSidePath() }
+                    if buildsAside, batch[i].sideRowid != nil { try leaveSidePath() }
                     try reject(error, fields: row.record.fields)
                 }
             }
@@ -531,7 +537,7 @@ private final class ImportRun {
         let typecode = poi.typecodeNumber
         // The first type given for a code stays (INSERT OR IGNORE): a code met before in this
         // import need not be offered again.
-        if typecode != nil, let type = poi.type, let code = poi.typecode, categoriesOffered.insert(code).inserted {
+        if let number = typecode, let type = poi.type, let code = poi.typecode, categoriesOffered.insert(number).inserted {
             try db.cachedStatement("INSERT OR IGNORE INTO category (typecode, type) VALUES (?, ?)").run([.text(code), .text(type)])
         }
         if bulk { return }
@@ -541,10 +547,10 @@ private final class ImportRun {
     }
 
     private func insertPOITokens(rowid: Int64, _ tokens: (grams: String, chars: String)) throws {
-        try db.cachedStatement("INSERT INTO poi_fts (rowid, grams, chars) VALUES (?, ?, ?)").run { s throws(SQLiteError) in
+        try db.cachedStatement("INSERT INTO poi_fts (rowid, grams, chars) VALUES (?, ?, ?)").run(boundText) { s throws(SQLiteError) in
             try s.bind(.integer(rowid), at: 1)
-            try s.bind(.text(tokens.grams), at: 2)
-            try s.bind(.text(tokens.chars), at: 3)
+            try s.bind(tokens.grams, at: 2, keptIn: boundText)
+            try s.bind(tokens.chars, at: 3, keptIn: boundText)
         }
     }
 
@@ -590,7 +596,13 @@ private final class ImportRun {
         guard record.adcode == nil || record.towncode == nil else { return }
         // One thread, one transaction, regions already written: a memo spares each POI the
         // shared cache's lock.
-        if locator == nil { locator = RegionLocator(cache: RegionCache(), db: db, memo: RegionLocator.Memo(system: .gcj02)) }
+        if locator == nil {
+            let cache = RegionCache()
+            // A bulk import's POIs lie in most districts: their towns in one scan, not two
+            // queries per district.
+            if bulk { cache.noteTownBatch(RegionCache.regionCellsAfter, db) }
+            locator = RegionLocator(cache: cache, db: db, memo: RegionLocator.Memo(system: .gcj02))
+        }
         let before = (record.adcode, record.towncode)
         if record.adcode == nil {
             let (chain, _) = try locator!.locate(record.location)

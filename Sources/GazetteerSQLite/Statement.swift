@@ -55,6 +55,9 @@ package final class Statement {
 
     deinit { sqlite3_finalize(handle) }
 
+    /// The error for result code `rc` of this statement, with the connection's message.
+    func connectionError(_ rc: Int32) -> SQLiteError { connection.error(rc, sql: sql) }
+
     /// Readies the statement for a new use: resets it and clears old bindings.
     package func reset() {
         sqlite3_reset(handle)

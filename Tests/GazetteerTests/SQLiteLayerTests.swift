@@ -32,6 +32,34 @@ import Testing
         #expect(try db.scalar("SELECT typeof(v) FROM t WHERE rowid = 11") == .text("text"))
     }
 
+    /// Text bound without SQLite's copy reads back as bound: past the first block (so a
+    /// row's earlier text must stay where it was), empty, NULL, with a NUL inside; and the
+    /// statement then runs with ordinary bindings as before.
+    @Test func textKeptOutsideSQLiteRoundTrips() throws {
+        let db = try connection()
+        try db.execute("CREATE TABLE t (a, b, c, d)")
+        let insert = try db.cachedStatement("INSERT INTO t (rowid, a, b, c, d) VALUES (?, ?, ?, ?, ?)")
+        let text = BoundText(capacity: 16)
+        let long = String(repeating: "浙江省杭州市西湖区", count: 40)
+        let rows: [[String?]] = [
+            ["甲", "", nil, "a\u{0}b"],
+            ["short", long, "after the block grew", "🇨🇳"],
+            [long, long + "!", "x", nil],
+        ]
+        for (i, row) in rows.enumerated() {
+            try insert.run(text) { s throws(SQLiteError) in
+                try s.bind(.integer(Int64(i)), at: 1)
+                for (k, v) in row.enumerated() { try s.bind(v, at: Int32(k + 2), keptIn: text) }
+            }
+        }
+        try insert.run([.integer(3), .text("plain"), .null, .integer(7), .real(0.5)])
+        let read = try db.cachedStatement("SELECT a, b, c, d FROM t ORDER BY rowid").rows { $0.values(4) }
+        let expected: [[SQLiteValue]] = rows.map { $0.map { $0.map(SQLiteValue.text) ?? .null } }
+            + [[.text("plain"), .null, .integer(7), .real(0.5)]]
+        #expect(read == expected)
+        #expect(try db.scalar("SELECT typeof(b) FROM t WHERE rowid = 0") == .text("text"))
+    }
+
     @Test func bindByName() throws {
         let db = try connection()
         let s = try db.cachedStatement("SELECT :a || '-' || @b, $c + 1")

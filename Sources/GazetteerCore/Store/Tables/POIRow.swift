@@ -50,14 +50,14 @@ package struct POIRow: Sendable, Equatable {
     }
 
     /// Binds `values` to parameters 1…10 of `s` without building the array (the importer does
-    /// this per row).
-    package func bind(to s: Statement) throws(SQLiteError) {
-        try s.bind(.text(id), at: 1)
-        try s.bind(.text(name), at: 2)
-        try s.bind(.string(type), at: 3)
-        try s.bind(.string(typecode), at: 4)
-        try s.bind(.string(address), at: 5)
-        try s.bind(.string(phone), at: 6)
+    /// this per row), the text kept in `text` (see `Statement.run(_:binding:)`).
+    package func bind(to s: Statement, keeping text: BoundText) throws(SQLiteError) {
+        try s.bind(id, at: 1, keptIn: text)
+        try s.bind(name, at: 2, keptIn: text)
+        try s.bind(type, at: 3, keptIn: text)
+        try s.bind(typecode, at: 4, keptIn: text)
+        try s.bind(address, at: 5, keptIn: text)
+        try s.bind(phone, at: 6, keptIn: text)
         try s.bind(.real(location.longitude), at: 7)
         try s.bind(.real(location.latitude), at: 8)
         try s.bind(.int(adcode), at: 9)
