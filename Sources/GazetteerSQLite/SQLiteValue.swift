@@ -20,6 +20,10 @@ extension SQLiteValue: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
 extension SQLiteValue {
     /// Optional Swift values map to NULL, so call sites need no `if let` ladders.
     package static func int<T: BinaryInteger>(_ v: T?) -> SQLiteValue { v.map { .integer(Int64($0)) } ?? .null }
+    /// The usual cases without the generic: from another module it ran unspecialised (the
+    /// importer binds two per row, at several hundred instructions each).
+    package static func int(_ v: Int64?) -> SQLiteValue { v.map { .integer($0) } ?? .null }
+    package static func int(_ v: Int?) -> SQLiteValue { v.map { .integer(Int64($0)) } ?? .null }
     package static func double(_ v: Double?) -> SQLiteValue { v.map { .real($0) } ?? .null }
     package static func string(_ v: String?) -> SQLiteValue { v.map { .text($0) } ?? .null }
 }
