@@ -27,9 +27,13 @@ public struct ImportOptions: Sendable {
     var rtreeInMemoryPoints = RTreeBulkLoader.inMemoryPoints
     /// Whether a bulk import builds the POI search index aside (`SideSearchIndex`): when it
     /// pays, or (tests) always or never.
-    var searchIndexAside = SearchIndexAside.whenItPays
+    var searchIndexAside = WhenItPays.whenItPays
 
-    enum SearchIndexAside: Sendable { case whenItPays, always, never }
+    /// When an import takes a path that pays only for big imports.
+    enum WhenItPays: Sendable { case whenItPays, always, never }
+    /// Whether the import writes into a copy renamed over the database (`ImportCopy`): when it
+    /// pays, or (tests) always or never; in any case only when nobody else has it open.
+    var importByCopy = WhenItPays.whenItPays
 
     public init() {}
 }

@@ -8,11 +8,14 @@ import GazetteerSQLite
 /// the database exactly as it was (unless `skipInvalid` asks to set bad rows aside).
 public final class Importer {
     public let path: String
-    let db: Connection
+    /// Opened anew after an import by copy (`ImportCopy`) replaced the file.
+    private(set) var db: Connection
     /// How the last `importFiles` call built the POI search index, and its side index if it
     /// made one (for tests).
     private(set) var lastSearchIndexPath = SearchIndexPath.rowByRow
     private(set) var lastSideIndex: SideSearchIndex?
+    /// Whether the last `importFiles` call wrote into a copy renamed over the database (for tests).
+    private(set) var lastImportedByCopy = false
 
     /// Opens (creating if needed) the database at `path` for writing.
     public init(path: String) throws(GazetteerError) {
@@ -58,25 +61,47 @@ public final class Importer {
         for file in files { tables.append(try CSVTable(path: file, encoding: options.encoding)) }
         tables.sort { ($0.format, $0.path) < ($1.format, $1.path) }
 
-        let run = ImportRun(db: db, options: options, tables: tables, progress: progress, started: started)
+        let copy = makeCopy(options: options, tables: tables)
+        lastImportedByCopy = copy != nil
+        let target = copy?.db ?? db
+        let run = ImportRun(db: target, options: options, tables: tables, progress: progress, started: started)
         defer { (lastSearchIndexPath, lastSideIndex) = (run.searchIndexPath, run.side) }
         do {
-            try db.execute("PRAGMA cache_size = \(ImportRun.pageCache)")
-            var summary = try db.savepoint { () throws -> ImportSummary in
+            try target.execute("PRAGMA cache_size = \(ImportRun.pageCache)")
+            var summary = try target.savepoint { () throws -> ImportSummary in
                 try run.execute()
                 try run.finish(sources: options.datasetSources ?? files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))
                 return run.summary
             }
+            try? target.execute("PRAGMA optimize")
+            if let copy {
+                try copy.install()
+                db = try Schema.open(path: path, mode: .readWrite)
+            }
             summary.seconds = Date().timeIntervalSince(started)
-            try? db.execute("PRAGMA optimize")
             return summary
         } catch let error as SQLiteError {
+            copy?.discard()
             run.discardRejects()
             throw Schema.map(error, path: path)
         } catch {
+            copy?.discard()
             run.discardRejects()
             throw error
         }
+    }
+
+    /// A copy of the database to import into, when that pays and nobody else has it open
+    /// (`ImportCopy`); nil for the usual way, in the database's own WAL transaction.
+    private func makeCopy(options: ImportOptions, tables: [CSVTable]) -> ImportCopy? {
+        switch options.importByCopy {
+        case .never: return nil
+        case .always: break
+        case .whenItPays:
+            let poiBytes = tables.filter { $0.format == .pois }.reduce(0) { $0 + $1.reader.fileSize }
+            guard ImportCopy.pays(path: path, poiBytes: poiBytes, bulkBytes: options.bulkIndexBytes) else { return nil }
+        }
+        return ImportCopy.begin(original: db, path: path)
     }
 }
 
