@@ -93,42 +93,20 @@ final class ImportCopy {
         // Left by an import killed before it could remove it (nobody else can be using it:
         // every import by copy holds the lock on the original first).
         for suffix in ["", "-journal", "-wal", "-shm"] { unlink(staging + suffix) }
-        fd = try Self.copyFile(path, to: staging, mode: mode)
+        // Copied by SQLite, through the original's connection: opening and closing a file
+        // descriptor of our own on the original would drop this process's locks on it (POSIX
+        // locks belong to the process and the file, and any close releases them all).
+        db = try Connection(path: staging, mode: .unjournaled)
+        fd = open(staging, O_RDWR)
         do {
-            db = try Connection(path: staging, mode: .unjournaled)
+            guard fd >= 0 else { throw ImportCopyError.system("open \(staging)") }
+            fchmod(fd, mode)
+            try db.copy(from: original)
+            // The copied header says WAL; the copy is written with no journal.
+            try db.execute("PRAGMA journal_mode = OFF")
         } catch {
-            close(fd)
-            unlink(staging)
+            discardCopy()
             throw error
-        }
-    }
-
-    /// Copies `source` to a new file `target` with the permissions `mode`; returns the open copy.
-    private static func copyFile(_ source: String, to target: String, mode: mode_t) throws -> Int32 {
-        let input = open(source, O_RDONLY)
-        guard input >= 0 else { throw ImportCopyError.system("open \(source)") }
-        defer { close(input) }
-        let output = open(target, O_RDWR | O_CREAT | O_EXCL, mode)
-        guard output >= 0 else { throw ImportCopyError.system("create \(target)") }
-        // The umask may have narrowed the mode.
-        fchmod(output, mode)
-        let size = 1 << 20
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 4096)
-        defer { buffer.deallocate() }
-        while true {
-            let n = read(input, buffer, size)
-            if n == 0 { return output }
-            var done = 0
-            while n > 0, done < n {
-                let w = write(output, buffer + done, n - done)
-                guard w > 0 else { break }
-                done += w
-            }
-            guard n > 0, done == n else {
-                close(output)
-                unlink(target)
-                throw ImportCopyError.system("copy \(source) to \(target)")
-            }
         }
     }
 
@@ -164,13 +142,17 @@ final class ImportCopy {
 
     /// Drops the copy and unlocks the original, as it was.
     func discard() {
+        discardCopy()
+        Self.unlock(original)
+    }
+
+    private func discardCopy() {
         db.close()
         if fd >= 0 {
             close(fd)
             fd = -1
         }
         unlink(staging)
-        Self.unlock(original)
     }
 
     private func sync(_ fd: Int32, _ name: String) throws {

@@ -149,6 +149,19 @@ package final class Connection: @unchecked Sendable {
 
     package var isOpen: Bool { handle != nil }
 
+    /// Replaces this connection's database with a copy of `source`'s, page for page (SQLite's
+    /// backup API: it reads `source` through its own connection, its -wal included).
+    package func copy(from source: Connection) throws(SQLiteError) {
+        guard let backup = sqlite3_backup_init(handle, "main", source.handle, "main") else {
+            throw error(sqlite3_errcode(handle), sql: nil)
+        }
+        let stepped = sqlite3_backup_step(backup, -1)
+        let finished = sqlite3_backup_finish(backup)
+        guard stepped == SQLITE_DONE, finished == SQLITE_OK else {
+            throw error(stepped == SQLITE_DONE ? finished : stepped, sql: nil)
+        }
+    }
+
     /// Whether the file at `path` is no longer the one this connection has open: another
     /// process renamed a new file over it (an import by copy) while this one waited to read.
     package var fileHasMoved: Bool {
