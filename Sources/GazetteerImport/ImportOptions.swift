@@ -34,6 +34,12 @@ public struct ImportOptions: Sendable {
     /// Whether the import writes into a copy renamed over the database (`ImportCopy`): when it
     /// pays, or (tests) always or never; in any case only when nobody else has it open.
     var importByCopy = WhenItPays.whenItPays
+    /// How long an import by copy waits for the other connections on the database to close
+    /// before the rename, and a third of it before it starts (readers the CLI starts take
+    /// milliseconds; a `serve` keeps the file open, and the import then goes the usual way).
+    var exclusiveWaitMilliseconds: Int32 = 3_000
+    /// Runs between the end of an import by copy and its exclusive lock (tests).
+    var beforeExclusiveLock: (@Sendable () -> Void)?
 
     public init() {}
 }

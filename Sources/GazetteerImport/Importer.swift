@@ -56,52 +56,85 @@ public final class Importer {
     ) throws -> ImportSummary {
         let started = Date()
         let files = try Importer.expand(paths)
-        // Read every header before writing anything, so a wrong file fails at once.
+        var tables = try Self.tables(files, options: options)
+        lastImportedByCopy = false
+        if wantsCopy(options: options, tables: tables) {
+            // Each connection on the file holds a shared lock, this one's too.
+            db.close()
+            let copy = ImportCopy.begin(path: path, waitMilliseconds: options.exclusiveWaitMilliseconds / 3)
+            if let copy {
+                var summary: ImportSummary
+                let installed: Bool
+                do {
+                    summary = try run(into: copy.db, files: files, tables: tables, options: options, progress: progress, started: started)
+                    installed = try copy.install(waitMilliseconds: options.exclusiveWaitMilliseconds, beforeLock: options.beforeExclusiveLock)
+                } catch {
+                    copy.discard()
+                    db = try Schema.open(path: path, mode: .readWrite)
+                    throw error
+                }
+                db = try Schema.open(path: path, mode: .readWrite)
+                if installed {
+                    lastImportedByCopy = true
+                    summary.seconds = Date().timeIntervalSince(started)
+                    return summary
+                }
+                // Someone kept the file open or wrote to it meanwhile: the copy is gone, and
+                // the import runs again, the usual way (the files read anew).
+                tables = try Self.tables(files, options: options)
+            } else {
+                db = try Schema.open(path: path, mode: .readWrite)
+            }
+        }
+        var summary = try run(into: db, files: files, tables: tables, options: options, progress: progress, started: started)
+        summary.seconds = Date().timeIntervalSince(started)
+        return summary
+    }
+
+    /// The files' tables, every header read before anything is written (a wrong file fails at
+    /// once), in the order they are imported.
+    private static func tables(_ files: [String], options: ImportOptions) throws -> [CSVTable] {
         var tables: [CSVTable] = []
         for file in files { tables.append(try CSVTable(path: file, encoding: options.encoding)) }
         tables.sort { ($0.format, $0.path) < ($1.format, $1.path) }
+        return tables
+    }
 
-        let copy = makeCopy(options: options, tables: tables)
-        lastImportedByCopy = copy != nil
-        let target = copy?.db ?? db
+    /// Imports `tables` into `target` in one transaction.
+    private func run(
+        into target: Connection, files: [String], tables: [CSVTable], options: ImportOptions,
+        progress: ((ImportProgress) -> Void)?, started: Date
+    ) throws -> ImportSummary {
         let run = ImportRun(db: target, options: options, tables: tables, progress: progress, started: started)
         defer { (lastSearchIndexPath, lastSideIndex) = (run.searchIndexPath, run.side) }
         do {
             try target.execute("PRAGMA cache_size = \(ImportRun.pageCache)")
-            var summary = try target.savepoint { () throws -> ImportSummary in
+            let summary = try target.savepoint { () throws -> ImportSummary in
                 try run.execute()
                 try run.finish(sources: options.datasetSources ?? files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))
                 return run.summary
             }
             try? target.execute("PRAGMA optimize")
-            if let copy {
-                try copy.install()
-                db = try Schema.open(path: path, mode: .readWrite)
-            }
-            summary.seconds = Date().timeIntervalSince(started)
             return summary
         } catch let error as SQLiteError {
-            copy?.discard()
             run.discardRejects()
             throw Schema.map(error, path: path)
         } catch {
-            copy?.discard()
             run.discardRejects()
             throw error
         }
     }
 
-    /// A copy of the database to import into, when that pays and nobody else has it open
-    /// (`ImportCopy`); nil for the usual way, in the database's own WAL transaction.
-    private func makeCopy(options: ImportOptions, tables: [CSVTable]) -> ImportCopy? {
+    /// Whether to import into a copy of the database (`ImportCopy`), when that pays; else the
+    /// usual way, in the database's own WAL transaction.
+    private func wantsCopy(options: ImportOptions, tables: [CSVTable]) -> Bool {
         switch options.importByCopy {
-        case .never: return nil
-        case .always: break
+        case .never: return false
+        case .always: return true
         case .whenItPays:
             let poiBytes = tables.filter { $0.format == .pois }.reduce(0) { $0 + $1.reader.fileSize }
-            guard ImportCopy.pays(path: path, poiBytes: poiBytes, bulkBytes: options.bulkIndexBytes) else { return nil }
+            return ImportCopy.pays(path: path, poiBytes: poiBytes, bulkBytes: options.bulkIndexBytes)
         }
-        return ImportCopy.begin(original: db, path: path)
     }
 }
 

@@ -10,14 +10,22 @@ import Testing
 /// with no copy left, and the path must not be taken while anyone else has the file open.
 @Suite(.tags(.fast)) struct ImportCopyTests {
     /// Imports the regions and POIs, then `file` by copy as asked; returns whether it went by copy.
-    static func importing(_ fixture: Fixture, _ file: String, byCopy: ImportOptions.WhenItPays) throws -> Bool {
+    static func importing(
+        _ fixture: Fixture, _ file: String, byCopy: ImportOptions.WhenItPays,
+        beforeLock: (@Sendable () -> Void)? = nil, progress: ((ImportProgress) -> Void)? = nil
+    ) throws -> Bool {
         let importer = try fixture.importer()
         var options = ImportOptions()
         options.bulkIndexBytes = 0
         options.importByCopy = byCopy
-        _ = try importer.importFiles([file], options: options)
+        options.exclusiveWaitMilliseconds = 300
+        options.beforeExclusiveLock = beforeLock
+        _ = try importer.importFiles([file], options: options, progress: progress)
         return importer.lastImportedByCopy
     }
+
+    /// What a test's hook opened, kept open past the hook.
+    final class Held: @unchecked Sendable { var repository: Repository? }
 
     static func seeded() throws -> Fixture {
         let fixture = Fixture()
@@ -75,6 +83,62 @@ import Testing
         // The reader sees the import, as it would have without the copy path.
         #expect(try reader.search("灵隐寺").hits.first?.name == "灵隐寺")
         #expect(try reader.info().poiCount > 3_000)
+    }
+
+    /// A reader that starts while the import runs reads the data from before it, with no wait
+    /// and no "database is locked" (the original is only in a write transaction until the end).
+    @Test func aReaderDuringTheImportReadsTheOldData() throws {
+        let fixture = try Self.seeded()
+        let before = try Repository(path: fixture.database).info().poiCount
+        var reads: [Int] = [], failures: [String] = []
+        #expect(try Self.importing(fixture, fixture.write("many.csv", SideSearchIndexTests.pois), byCopy: .always, progress: { _ in
+            do {
+                let reader = try Repository(path: fixture.database)
+                reads.append(try reader.info().poiCount)
+                _ = try reader.search("灵隐寺")
+            } catch {
+                failures.append("\(error)")
+            }
+        }))
+        #expect(!reads.isEmpty)
+        #expect(reads.allSatisfy { $0 == before })
+        #expect(failures.isEmpty)
+        #expect(try Repository(path: fixture.database).info().poiCount == before + 3_000)
+    }
+
+    /// A reader that opened the file during the import and still has it open at the end keeps
+    /// the exclusive lock from coming: the copy is dropped, the import done the usual way, and
+    /// the result is the same; the reader goes on and sees it.
+    @Test func aReaderOpenAtTheEndMakesItGoTheUsualWay() throws {
+        let fallen = try Self.seeded(), usual = try Self.seeded()
+        let file = fallen.write("many.csv", SideSearchIndexTests.pois)
+        let held = Held(), path = fallen.database
+        #expect(try !Self.importing(fallen, file, byCopy: .always, beforeLock: {
+            held.repository = try? Repository(path: path)
+            _ = try? held.repository?.info()
+        }))
+        #expect(held.repository != nil)
+        #expect(try !Self.importing(usual, file, byCopy: .never))
+        #expect(try fallen.snapshot() == (try usual.snapshot()))
+        #expect(try Self.sideFiles(fallen).isEmpty)
+        #expect(try held.repository?.info().poiCount == (try Repository(path: usual.database).info().poiCount))
+    }
+
+    /// A writer that commits between the end of the import's write transaction and its
+    /// exclusive lock is not lost: the copy, made before, lacks its change, so it is dropped and
+    /// the import done again the usual way, over the writer's change.
+    @Test func aWriterBetweenTheEndAndTheLockIsNotLost() throws {
+        let fixture = try Self.seeded()
+        let path = fixture.database
+        #expect(try !Self.importing(fixture, fixture.write("many.csv", SideSearchIndexTests.pois), byCopy: .always, beforeLock: {
+            let writer = try! Connection(path: path, mode: .readWrite)
+            try! writer.execute("UPDATE poi SET name = '插进来的' WHERE id = 'p2'")
+            writer.close()
+        }))
+        let db = try Connection(path: path, mode: .readOnly)
+        #expect(try db.scalar("SELECT name FROM poi WHERE id = 'p2'") == .text("插进来的"))
+        #expect(try db.scalar("SELECT count(*) FROM poi WHERE id LIKE 's%'") == .integer(3_000))
+        #expect(try Repository(path: path).search("插进来的").hits.first?.name == "插进来的")
     }
 
     /// Changes committed to the -wal and not yet folded into the file (a writer that was killed)
