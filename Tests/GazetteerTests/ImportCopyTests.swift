@@ -160,6 +160,8 @@ import Testing
         #expect(importer.lastImportedByCopy)
         #expect(try Connection(path: crashed, mode: .readOnly).scalar("SELECT name FROM poi WHERE id = 'p2'") == .text("只在日志里"))
         #expect(try Connection(path: crashed, mode: .readOnly).scalar("SELECT count(*) FROM poi WHERE id LIKE 's%'") == .integer(3_000))
+        // The old -wal's frames, replayed onto the new file, would have broken it.
+        #expect(try Connection(path: crashed, mode: .readOnly).scalar("PRAGMA integrity_check") == .text("ok"))
     }
 
     /// A copy left by an import that was killed does not trip the next one.
