@@ -117,6 +117,10 @@ final class ImportCopy {
             try db.copy(from: source)
             // The copied header says WAL; the copy is written with no journal.
             try db.execute("PRAGMA journal_mode = OFF")
+            // Read through the page cache, not mapped: with no -wal, the index builds and the
+            // R*Tree read every page of the file, and mapped they all stayed resident (about
+            // 100 MiB more at 1M POIs, for no measurable speed).
+            try db.execute("PRAGMA mmap_size = 0")
         } catch {
             discard()
             throw error
