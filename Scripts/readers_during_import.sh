@@ -6,6 +6,10 @@
 #
 #   Scripts/readers_during_import.sh [READERS] [ROWS]    # defaults: 3 readers, 150000 POIs
 #
+# With ROWS 700000 or more (a POI file larger than the seed's database) the import is written
+# into a copy renamed over the database at the end (README, "import"): the readers must then
+# see the same, the rename included.
+#
 # The import renames a district (西湖区 → 西湖新区, a regions file merged into the seed) and adds
 # ROWS POIs within 400 m of the fixed points, in one transaction; so a reader that saw the new
 # name without the new POIs (or the reverse) would be caught. Builds the release CLI when it is

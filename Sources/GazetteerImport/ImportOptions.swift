@@ -27,9 +27,19 @@ public struct ImportOptions: Sendable {
     var rtreeInMemoryPoints = RTreeBulkLoader.inMemoryPoints
     /// Whether a bulk import builds the POI search index aside (`SideSearchIndex`): when it
     /// pays, or (tests) always or never.
-    var searchIndexAside = SearchIndexAside.whenItPays
+    var searchIndexAside = WhenItPays.whenItPays
 
-    enum SearchIndexAside: Sendable { case whenItPays, always, never }
+    /// When an import takes a path that pays only for big imports.
+    enum WhenItPays: Sendable { case whenItPays, always, never }
+    /// Whether the import writes into a copy renamed over the database (`ImportCopy`): when it
+    /// pays, or (tests) always or never; in any case only when nobody else has it open.
+    var importByCopy = WhenItPays.whenItPays
+    /// How long an import by copy waits for the other connections on the database to close
+    /// before the rename, and a third of it before it starts (readers the CLI starts take
+    /// milliseconds; a `serve` keeps the file open, and the import then goes the usual way).
+    var exclusiveWaitMilliseconds: Int32 = 3_000
+    /// Runs between the end of an import by copy and its exclusive lock (tests).
+    var beforeExclusiveLock: (@Sendable () -> Void)?
 
     public init() {}
 }

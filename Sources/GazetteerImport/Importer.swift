@@ -8,11 +8,14 @@ import GazetteerSQLite
 /// the database exactly as it was (unless `skipInvalid` asks to set bad rows aside).
 public final class Importer {
     public let path: String
-    let db: Connection
+    /// Opened anew after an import by copy (`ImportCopy`) replaced the file.
+    private(set) var db: Connection
     /// How the last `importFiles` call built the POI search index, and its side index if it
     /// made one (for tests).
     private(set) var lastSearchIndexPath = SearchIndexPath.rowByRow
     private(set) var lastSideIndex: SideSearchIndex?
+    /// Whether the last `importFiles` call wrote into a copy renamed over the database (for tests).
+    private(set) var lastImportedByCopy = false
 
     /// Opens (creating if needed) the database at `path` for writing.
     public init(path: String) throws(GazetteerError) {
@@ -53,22 +56,65 @@ public final class Importer {
     ) throws -> ImportSummary {
         let started = Date()
         let files = try Importer.expand(paths)
-        // Read every header before writing anything, so a wrong file fails at once.
+        var tables = try Self.tables(files, options: options)
+        lastImportedByCopy = false
+        if wantsCopy(options: options, tables: tables) {
+            // Each connection on the file holds a shared lock, this one's too.
+            db.close()
+            let copy = ImportCopy.begin(path: path, waitMilliseconds: options.exclusiveWaitMilliseconds / 3)
+            if let copy {
+                var summary: ImportSummary
+                let installed: Bool
+                do {
+                    summary = try run(into: copy.db, files: files, tables: tables, options: options, progress: progress, started: started)
+                    installed = try copy.install(waitMilliseconds: options.exclusiveWaitMilliseconds, beforeLock: options.beforeExclusiveLock)
+                } catch {
+                    copy.discard()
+                    db = try Schema.open(path: path, mode: .readWrite)
+                    throw error
+                }
+                db = try Schema.open(path: path, mode: .readWrite)
+                if installed {
+                    lastImportedByCopy = true
+                    summary.seconds = Date().timeIntervalSince(started)
+                    return summary
+                }
+                // Someone kept the file open or wrote to it meanwhile: the copy is gone, and
+                // the import runs again, the usual way (the files read anew).
+                tables = try Self.tables(files, options: options)
+            } else {
+                db = try Schema.open(path: path, mode: .readWrite)
+            }
+        }
+        var summary = try run(into: db, files: files, tables: tables, options: options, progress: progress, started: started)
+        summary.seconds = Date().timeIntervalSince(started)
+        return summary
+    }
+
+    /// The files' tables, every header read before anything is written (a wrong file fails at
+    /// once), in the order they are imported.
+    private static func tables(_ files: [String], options: ImportOptions) throws -> [CSVTable] {
         var tables: [CSVTable] = []
         for file in files { tables.append(try CSVTable(path: file, encoding: options.encoding)) }
         tables.sort { ($0.format, $0.path) < ($1.format, $1.path) }
+        return tables
+    }
 
-        let run = ImportRun(db: db, options: options, tables: tables, progress: progress, started: started)
+    /// Imports `tables` into `target` in one transaction.
+    private func run(
+        into target: Connection, files: [String], tables: [CSVTable], options: ImportOptions,
+        progress: ((ImportProgress) -> Void)?, started: Date
+    ) throws -> ImportSummary {
+        let run = ImportRun(db: target, options: options, tables: tables, progress: progress, started: started)
         defer { (lastSearchIndexPath, lastSideIndex) = (run.searchIndexPath, run.side) }
         do {
-            try db.execute("PRAGMA cache_size = \(ImportRun.pageCache)")
-            var summary = try db.savepoint { () throws -> ImportSummary in
+            try target.execute("PRAGMA cache_size = \(ImportRun.pageCache)")
+            let summary = try target.savepoint { () throws -> ImportSummary in
                 try run.execute()
                 try run.finish(sources: options.datasetSources ?? files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))
                 return run.summary
             }
-            summary.seconds = Date().timeIntervalSince(started)
-            try? db.execute("PRAGMA optimize")
+            try? target.execute("PRAGMA optimize")
             return summary
         } catch let error as SQLiteError {
             run.discardRejects()
@@ -76,6 +122,18 @@ public final class Importer {
         } catch {
             run.discardRejects()
             throw error
+        }
+    }
+
+    /// Whether to import into a copy of the database (`ImportCopy`), when that pays; else the
+    /// usual way, in the database's own WAL transaction.
+    private func wantsCopy(options: ImportOptions, tables: [CSVTable]) -> Bool {
+        switch options.importByCopy {
+        case .never: return false
+        case .always: return true
+        case .whenItPays:
+            let poiBytes = tables.filter { $0.format == .pois }.reduce(0) { $0 + $1.reader.fileSize }
+            return ImportCopy.pays(path: path, poiBytes: poiBytes, bulkBytes: options.bulkIndexBytes)
         }
     }
 }

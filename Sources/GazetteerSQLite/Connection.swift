@@ -11,6 +11,10 @@ package final class Connection: @unchecked Sendable {
         case readOnly
         /// Read-write, creating the file when missing; WAL journal so readers never block.
         case readWrite
+        /// Read-write with no journal, no fsync and an exclusive lock: for a private copy that
+        /// is renamed into place only once complete (`ImportCopy`), so a failure is undone by
+        /// discarding the file, never by rolling back.
+        case unjournaled
     }
 
     package let path: String
@@ -55,7 +59,9 @@ package final class Connection: @unchecked Sendable {
         try execute("PRAGMA foreign_keys = ON")
         // Reads map the file instead of copying pages through read(2).
         try execute("PRAGMA mmap_size = 1073741824")
-        if mode == .readWrite {
+        if mode == .unjournaled {
+            try execute("PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+        } else if mode == .readWrite {
             do {
                 // WAL lets readers keep reading during an import.
                 try execute("PRAGMA journal_mode = WAL")
@@ -142,6 +148,26 @@ package final class Connection: @unchecked Sendable {
     }
 
     package var isOpen: Bool { handle != nil }
+
+    /// Replaces this connection's database with a copy of `source`'s, page for page (SQLite's
+    /// backup API: it reads `source` through its own connection, its -wal included).
+    package func copy(from source: Connection) throws(SQLiteError) {
+        guard let backup = sqlite3_backup_init(handle, "main", source.handle, "main") else {
+            throw error(sqlite3_errcode(handle), sql: nil)
+        }
+        let stepped = sqlite3_backup_step(backup, -1)
+        let finished = sqlite3_backup_finish(backup)
+        guard stepped == SQLITE_DONE, finished == SQLITE_OK else {
+            throw error(stepped == SQLITE_DONE ? finished : stepped, sql: nil)
+        }
+    }
+
+    /// Whether the file at `path` is no longer the one this connection has open: another
+    /// process renamed a new file over it (an import by copy) while this one waited to read.
+    package var fileHasMoved: Bool {
+        var moved: Int32 = 0
+        return sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved != 0
+    }
 
     /// Fails with a message naming what is missing when this SQLite lacks FTS5 or R*Tree,
     /// which the gazetteer cannot work without.

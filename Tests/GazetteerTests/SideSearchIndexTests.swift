@@ -26,7 +26,7 @@ import Testing
     /// Imports the regions and `Fixture.pois`, then `files` in bulk with the side index as asked;
     /// returns how the search index was built.
     @discardableResult
-    static func importInBulk(_ fixture: Fixture, _ files: [String], aside: ImportOptions.SearchIndexAside,
+    static func importInBulk(_ fixture: Fixture, _ files: [String], aside: ImportOptions.WhenItPays,
                              configure: (inout ImportOptions) -> Void = { _ in }) throws -> SearchIndexPath {
         let importer = try fixture.importer()
         var options = ImportOptions()

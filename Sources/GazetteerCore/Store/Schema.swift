@@ -21,6 +21,18 @@ package enum Schema {
     /// Opens `path` and makes sure it is a gazetteer database of this schema version; a new
     /// (empty) file opened read-write gets the schema.
     package static func open(path: String, mode: Connection.Mode) throws(GazetteerError) -> Connection {
+        let connection = try openOnce(path: path, mode: mode)
+        // An import by copy renames its file over the old one; a process that opened the old
+        // file and waited on the import's lock reads the old file (and would share the new
+        // one's -wal and -shm files). It opens the new file instead.
+        if connection.fileHasMoved {
+            connection.close()
+            return try openOnce(path: path, mode: mode)
+        }
+        return connection
+    }
+
+    private static func openOnce(path: String, mode: Connection.Mode) throws(GazetteerError) -> Connection {
         do {
             try Connection.checkFeatures()
         } catch {
