@@ -63,8 +63,12 @@ final class ImportCopy {
     static func begin(path: String, waitMilliseconds: Int32) -> ImportCopy? {
         guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return nil }
         var st = stat()
-        // The renamed copy would belong to this user: keep another's file as it is.
-        guard stat(path, &st) == 0, st.st_uid == geteuid(), access(FileDiagnosis.folder(of: path), W_OK) == 0 else { return nil }
+        // The renamed copy would belong to this user: keep another's file as it is. And it would
+        // replace the name only: a symbolic link would become a file (and another hard link keep
+        // the old data, though SQLite itself does not support those); such a database is
+        // written in place.
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_nlink == 1,
+              st.st_uid == geteuid(), access(FileDiagnosis.folder(of: path), W_OK) == 0 else { return nil }
         guard let probe = try? Connection(path: path, mode: .readWrite) else { return nil }
         let pending = PendingLock(path: path)
         let alone = lockExclusively(probe, waitMilliseconds: waitMilliseconds)

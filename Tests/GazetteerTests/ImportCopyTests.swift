@@ -44,6 +44,28 @@ import Testing
         try Connection(path: path, mode: .readOnly).scalar("PRAGMA journal_mode")
     }
 
+    /// A database reached through a symbolic link is written in place: renaming a copy over
+    /// the name would turn the link into a file of its own and leave the linked file as it was.
+    @Test func linkedDatabaseIsWrittenInPlace() throws {
+        let fixture = try Self.seeded()
+        let file = fixture.write("many.csv", SideSearchIndexTests.pois)
+        let symbolic = fixture.directory.appendingPathComponent("symbolic.db").path
+        try FileManager.default.createSymbolicLink(atPath: symbolic, withDestinationPath: fixture.database)
+        let count = { () throws -> SQLiteValue in try Connection(path: fixture.database, mode: .readOnly).scalar("SELECT count(*) FROM poi") }
+        let before = try count()
+        var options = ImportOptions()
+        options.bulkIndexBytes = 0
+        options.importByCopy = .always
+        options.exclusiveWaitMilliseconds = 300
+        do {
+            let importer = try Importer(path: symbolic)
+            _ = try importer.importFiles([file], options: options)
+            #expect(!importer.lastImportedByCopy)
+        }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: symbolic) == fixture.database)
+        #expect(try count() != before)
+    }
+
     @Test func byCopyGivesTheSameDatabase() throws {
         let copied = try Self.seeded(), usual = try Self.seeded()
         let file = copied.write("many.csv", SideSearchIndexTests.pois)
