@@ -32,8 +32,14 @@ public struct ImportOptions: Sendable {
     /// When an import takes a path that pays only for big imports.
     enum WhenItPays: Sendable { case whenItPays, always, never }
     /// Whether the import writes into a copy renamed over the database (`ImportCopy`): when it
-    /// pays, or (tests) always or never; in any case only when nobody else has it open.
-    var importByCopy = WhenItPays.whenItPays
+    /// pays, always or never; in any case only when nobody else has it open.
+    ///
+    /// Never, by default: another program's connection opened on the database but not yet read
+    /// through holds no lock, so the rename can come; that connection then works on the old
+    /// file with the new file's -wal and -shm, and a write from it breaks the new database (a
+    /// review reproduced it with Python's sqlite3). Until the old file is made unusable at the
+    /// rename, imports are written in place.
+    var importByCopy = WhenItPays.never
     /// How long an import by copy waits for the other connections on the database to close
     /// before the rename, and a third of it before it starts (readers the CLI starts take
     /// milliseconds; a `serve` keeps the file open, and the import then goes the usual way).

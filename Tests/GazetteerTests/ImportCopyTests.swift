@@ -203,6 +203,8 @@ import Testing
         #expect(!ImportCopy.pays(path: fixture.database, poiBytes: size / 2, bulkBytes: 0))
         #expect(!ImportCopy.pays(path: fixture.database, poiBytes: size * 2, bulkBytes: size * 2))
         #expect(try !Self.importing(fixture, fixture.write("few.csv", "id,name,lng,lat\nf1,小店,120.2,30.2\n"), byCopy: .whenItPays))
+        // Off unless asked, even where it would pay (see `ImportOptions.importByCopy` for why).
+        #expect(ImportOptions().importByCopy == .never)
     }
 
     /// A connection opened on the old file sees that it was renamed over (`Schema.open` then
