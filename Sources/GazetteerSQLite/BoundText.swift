@@ -51,21 +51,15 @@ extension Statement {
     /// `bind(_:at:keptIn:)` into `text`; the bindings are cleared after the step, so no
     /// statement keeps a pointer into `text` once this returns.
     package func run(_ text: BoundText, binding: (Statement) throws(SQLiteError) -> Void) throws(SQLiteError) {
-        reset()
         text.clear()
-        defer { reset() }
-        try binding(self)
-        while try step() {}
+        defer { sqlite3_clear_bindings(handle) }
+        try run(binding: binding)
     }
 
     /// Binds `value` (nil: NULL) by 1-based index, its bytes kept in `text` rather than
     /// copied by SQLite: only inside `run(_:binding:)` with the same `text`.
     package func bind(_ value: String?, at index: Int32, keptIn text: BoundText) throws(SQLiteError) {
-        guard var value else {
-            let rc = sqlite3_bind_null(handle, index)
-            if rc != SQLITE_OK { throw connectionError(rc) }
-            return
-        }
+        guard var value else { return try bind(.null, at: index) }
         let (start, count) = value.withUTF8 { b in (text.keep(b), b.count) }
         let rc = sqlite3_bind_text64(handle, index, start.assumingMemoryBound(to: CChar.self), sqlite3_uint64(count), nil, UInt8(SQLITE_UTF8))
         if rc != SQLITE_OK { throw connectionError(rc) }

@@ -88,7 +88,7 @@ package final class Statement {
             }
         case .null: rc = sqlite3_bind_null(handle, index)
         }
-        if rc != SQLITE_OK { throw connection.error(rc, sql: sql) }
+        if rc != SQLITE_OK { throw connectionError(rc) }
     }
 
     /// Binds values to parameters 1...n, after resetting the statement.
@@ -128,7 +128,7 @@ package final class Statement {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
         default:
-            let err = connection.error(rc, sql: sql)
+            let err = connectionError(rc)
             sqlite3_reset(handle)
             // A statement that failed may stay broken (schema changed under it, a constraint
             // it will always hit): the next use prepares it afresh.
