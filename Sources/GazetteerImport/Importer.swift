@@ -16,6 +16,8 @@ public final class Importer {
     private(set) var lastSideIndex: SideSearchIndex?
     /// Whether the last `importFiles` call wrote into a copy renamed over the database (for tests).
     private(set) var lastImportedByCopy = false
+    /// How many POIs the last `importFiles` call inserted many to a statement (for tests).
+    private(set) var lastRowsInsertedTogether = 0
 
     /// Opens (creating if needed) the database at `path` for writing.
     public init(path: String) throws(GazetteerError) {
@@ -106,7 +108,7 @@ public final class Importer {
         progress: ((ImportProgress) -> Void)?, started: Date
     ) throws -> ImportSummary {
         let run = ImportRun(db: target, options: options, tables: tables, progress: progress, started: started)
-        defer { (lastSearchIndexPath, lastSideIndex) = (run.searchIndexPath, run.side) }
+        defer { (lastSearchIndexPath, lastSideIndex, lastRowsInsertedTogether) = (run.searchIndexPath, run.side, run.insertedTogether) }
         do {
             try target.execute("PRAGMA cache_size = \(ImportRun.pageCache)")
             let summary = try target.savepoint { () throws -> ImportSummary in
@@ -167,6 +169,10 @@ private final class ImportRun {
     var regionLevels: [Int64: RegionLevel] = [:]
     /// POI rows with a rowid above this were inserted by this import.
     var poiMark: Int64 = 0
+    /// The poi table's highest rowid, which the next row inserted gets plus one.
+    var highestRowid: Int64 = 0
+    /// POIs inserted many to a statement (`insertGroup`).
+    var insertedTogether = 0
     /// Whether the POI indexes are built after the rows (see `ImportOptions.bulkIndexBytes`).
     /// The index definitions recreated then must match schema.sql.
     var bulk = false
@@ -179,6 +185,8 @@ private final class ImportRun {
     /// inserted, as written (nil once a row was updated, or when there are more than can be
     /// sorted in memory).
     var keptPoints: [RTreeBulkLoader.Point]?
+    /// How many of `keptPoints` are rows that were there before this import.
+    var keptBefore = 0
     /// Whether poi_fts got the bulk settings (big flushes, no merging) in this import.
     var ftsInBulk = false
 
@@ -207,7 +215,7 @@ private final class ImportRun {
         for table in tables where table.format == .boundaries { try importBoundaries(table) }
         let poiTables = tables.filter { $0.format == .pois }
         if !poiTables.isEmpty {
-            if case .integer(let m) = try db.scalar("SELECT coalesce(max(rowid), 0) FROM poi") { poiMark = m }
+            if case .integer(let m) = try db.scalar("SELECT coalesce(max(rowid), 0) FROM poi") { (poiMark, highestRowid) = (m, m) }
             try db.execute("CREATE TEMP TABLE IF NOT EXISTS import_touched (rowid INTEGER PRIMARY KEY); DELETE FROM import_touched")
             regionLevels = Dictionary(uniqueKeysWithValues: try db.cachedStatement("SELECT code, level FROM region").rows {
                 ($0.int64(0), RegionLevel(rawValue: $0.int(1)) ?? .town)
@@ -460,71 +468,172 @@ private final class ImportRun {
 
     // MARK: POIs
 
+    /// The statements that write POI rows.
+    private struct POIStatements {
+        /// A new id is inserted at once (one look-up of the id, in the insert); only an id
+        /// already there goes on to be compared and updated.
+        let insert: Statement
+        /// `rowsPerInsert` rows at once, failing on an id already there (see `insertGroup`).
+        let insertGroup: Statement
+        let find: Statement
+        let touch: Statement
+
+        init(_ db: Connection) throws {
+            let values = "(" + Array(repeating: "?", count: Int(POIRow.columnCount)).joined(separator: ", ") + ")"
+            insert = try db.cachedStatement("INSERT INTO poi (\(POIRow.columns)) VALUES \(values) ON CONFLICT (id) DO NOTHING")
+            insertGroup = try db.cachedStatement("""
+                INSERT INTO poi (\(POIRow.columns)) VALUES \(Array(repeating: values, count: ImportRun.rowsPerInsert).joined(separator: ", "))
+                """)
+            find = try db.cachedStatement("SELECT rowid, \(POIRow.columns) FROM poi WHERE id = ?")
+            touch = try db.cachedStatement("INSERT OR IGNORE INTO import_touched (rowid) VALUES (?)")
+        }
+    }
+
+    /// Rows a bulk import inserts with one statement. Inserted one to a statement, a POI's
+    /// insert took about 14,300 instructions, much of it the statement's own (its program
+    /// started and halted, its cursors opened and closed); 64 to a statement, 11,400.
+    static let rowsPerInsert = 64
+
+    /// Rows waiting to be inserted together: their places in the batch and their records.
+    private typealias Group = [(index: Int, record: POIRow)]
+
     private func importPOIs(_ table: CSVTable) throws {
-        let find = try db.cachedStatement("SELECT rowid, \(POIRow.columns) FROM poi WHERE id = ?")
-        let touch = try db.cachedStatement("INSERT OR IGNORE INTO import_touched (rowid) VALUES (?)")
-        // A new id is inserted at once (one look-up of the id, in the insert); only an id
-        // already there goes on to be compared and updated.
-        let insert = try db.cachedStatement("""
-            INSERT INTO poi (\(POIRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
-            """)
-        // Read, parsed and tokenized on another thread; written here, row by row in file order.
+        let statements = try POIStatements(db)
+        // Read, parsed and tokenized on another thread; written here in file order.
         let parsed = ParsedPOIQueue(table: table, coordinateSystem: options.coordinateSystem, side: buildsAside ? side : nil)
         defer { parsed.stop() }
         var batch: [ParsedPOIQueue.Item] = []
+        // A bulk import's rows, in groups (`writeGroup`); a small file's, one by one.
+        var group: Group = []
+        group.reserveCapacity(Self.rowsPerInsert)
         while try parsed.next(into: &batch) {
             // By index: a copy of each item would retain and release all its strings.
             for i in batch.indices {
-                let row = batch[i].row
                 rowDone(table, bytes: batch[i].bytesRead)
+                let record: POIRow
                 do {
-                    var record = try batch[i].record.get()
-                    try checkRegions(&record, row: row)
-                    try locate(&record)
-                    try insert.run(boundText) { s throws(SQLiteError) in try record.bind(to: s, keeping: boundText) }
-                    if db.changes > 0 {
-                        summary.pois.inserted += 1
-                        let rowid = db.lastInsertRowID
-                        keepPoint(rowid: rowid, record)
-                        var indexed = false
-                        if buildsAside {
-                            // Indexed aside already, or (rowid not the one counted on) by the catch-up.
-                            if batch[i].sideRowid != rowid { try leaveSidePath() }
-                            indexed = true
-                        }
-                        try insertPOIIndexes(rowid: rowid, record, tokens: indexed ? nil : batch[i].tokens)
-                        continue
-                    }
-                    // An id already there: from here on rowids are no longer the ones counted on.
-                    if buildsAside { try leaveSidePath() }
-                    if let (rowid, stored) = try find.first([.text(record.id)], { s in (s.int64(0), POIRow(s, offset: 1)) }) {
-                        if rowid > poiMark {
-                            throw row.error("id", .duplicateKey(record.id, firstLine: nil, firstFile: nil))
-                        }
-                        try touch.run([.integer(rowid)])
-                        if db.changes == 0 { throw row.error("id", .duplicateKey(record.id, firstLine: nil, firstFile: nil)) }
-                        if stored == record { summary.pois.unchanged += 1; continue }
-                        summary.pois.updated += 1
-                        // Its point moves: the tree is read from the table instead.
-                        keptPoints = nil
-                        try db.cachedStatement("INSERT INTO poi_fts (poi_fts, rowid, grams, chars) VALUES ('delete', ?, ?, ?)")
-                            .run([.integer(rowid)] + SearchTokens.poiRow(name: stored.name))
-                        try db.cachedStatement("""
-                            UPDATE poi SET name = ?2, type = ?3, typecode = ?4, address = ?5, phone = ?6, lng = ?7, lat = ?8,
-                                           adcode = ?9, towncode = ?10 WHERE rowid = ?11 AND id = ?1
-                            """).run(record.values + [.integer(rowid)])
-                        if !bulk { try db.cachedStatement("DELETE FROM poi_rtree WHERE id = ?").run([.integer(rowid)]) }
-                        try insertPOIIndexes(rowid: rowid, record, tokens: batch[i].tokens)
-                    }
+                    var r = try batch[i].record.get()
+                    try checkRegions(&r, row: batch[i].row)
+                    try locate(&r)
+                    record = r
                 } catch let error as ImportError {
-                    // A row indexed aside but not written shifts every later rowid.
-                    if buildsAside, batch[i].sideRowid != nil { try leaveSidePath() }
-                    try reject(error, fields: row.record.fields)
+                    // The rows before it first: rowids, rejects and errors stay in file order.
+                    try writeGroup(&group, batch, statements)
+                    try rejectRow(error, batch, i)
+                    continue
+                }
+                if bulk {
+                    group.append((i, record))
+                    if group.count == Self.rowsPerInsert { try writeGroup(&group, batch, statements) }
+                } else {
+                    try writeRow(record, batch, i, statements)
                 }
             }
+            // Before `next` hands the batch back.
+            try writeGroup(&group, batch, statements)
         }
         bytesBefore += table.reader.fileSize
         try failIfErrors()
+    }
+
+    /// Writes the rows of `group` and empties it: with one statement when it is whole and
+    /// every id is new, else row by row.
+    private func writeGroup(_ group: inout Group, _ batch: [ParsedPOIQueue.Item], _ statements: POIStatements) throws {
+        guard !group.isEmpty else { return }
+        defer { group.removeAll(keepingCapacity: true) }
+        guard group.count == Self.rowsPerInsert, let first = try insertGroup(group, statements.insertGroup) else {
+            for k in group.indices { try writeRow(group[k].record, batch, group[k].index, statements) }
+            return
+        }
+        let aside = buildsAside
+        // Indexed aside already, or (a rowid not the one counted on) by the catch-up, which
+        // indexes every row written so far, this group's too.
+        if aside, group.indices.contains(where: { batch[group[$0].index].sideRowid != first + Int64($0) }) {
+            try leaveSidePath()
+        }
+        for k in group.indices {
+            try inserted(group[k].record, rowid: first + Int64(k), tokens: aside ? nil : batch[group[k].index].tokens)
+        }
+    }
+
+    /// Inserts the rows of `group` with one statement and returns the first one's rowid; nil,
+    /// with nothing inserted, when one of their ids is there already (SQLite undoes a statement
+    /// that fails a constraint) or the rowids could run out.
+    private func insertGroup(_ group: Group, _ insert: Statement) throws -> Int64? {
+        // Each row gets the table's highest rowid plus one, while there is one.
+        guard highestRowid <= Int64.max - Int64(group.count) else { return nil }
+        let text = boundText
+        do throws(SQLiteError) {
+            try insert.run(text) { s throws(SQLiteError) in
+                for k in group.indices { try group[k].record.bind(to: s, after: Int32(k) * POIRow.columnCount, keeping: text) }
+            }
+        } catch {
+            if .constraint ~= error.code { return nil }
+            throw error
+        }
+        let first = highestRowid + 1
+        insertedTogether += group.count
+        guard db.lastInsertRowID == first + Int64(group.count - 1) else {
+            throw SQLiteError(code: 1, message: "poi: rows inserted together did not get the rowids that follow on from the highest")
+        }
+        return first
+    }
+
+    /// Writes one row: inserted if its id is new, else compared with the stored row and
+    /// updated if it changed.
+    private func writeRow(_ record: POIRow, _ batch: [ParsedPOIQueue.Item], _ i: Int, _ statements: POIStatements) throws {
+        do {
+            try statements.insert.run(boundText) { s throws(SQLiteError) in try record.bind(to: s, keeping: boundText) }
+            if db.changes > 0 {
+                let rowid = db.lastInsertRowID
+                var indexed = false
+                if buildsAside {
+                    // Indexed aside already, or (rowid not the one counted on) by the catch-up.
+                    if batch[i].sideRowid != rowid { try leaveSidePath() }
+                    indexed = true
+                }
+                try inserted(record, rowid: rowid, tokens: indexed ? nil : batch[i].tokens)
+                return
+            }
+            // An id already there: from here on rowids are no longer the ones counted on.
+            if buildsAside { try leaveSidePath() }
+            let row = batch[i].row
+            if let (rowid, stored) = try statements.find.first([.text(record.id)], { s in (s.int64(0), POIRow(s, offset: 1)) }) {
+                if rowid > poiMark {
+                    throw row.error("id", .duplicateKey(record.id, firstLine: nil, firstFile: nil))
+                }
+                try statements.touch.run([.integer(rowid)])
+                if db.changes == 0 { throw row.error("id", .duplicateKey(record.id, firstLine: nil, firstFile: nil)) }
+                if stored == record { summary.pois.unchanged += 1; return }
+                summary.pois.updated += 1
+                // Its point moves: the tree is read from the table instead.
+                keptPoints = nil
+                try db.cachedStatement("INSERT INTO poi_fts (poi_fts, rowid, grams, chars) VALUES ('delete', ?, ?, ?)")
+                    .run([.integer(rowid)] + SearchTokens.poiRow(name: stored.name))
+                try db.cachedStatement("""
+                    UPDATE poi SET name = ?2, type = ?3, typecode = ?4, address = ?5, phone = ?6, lng = ?7, lat = ?8,
+                                   adcode = ?9, towncode = ?10 WHERE rowid = ?11 AND id = ?1
+                    """).run(record.values + [.integer(rowid)])
+                if !bulk { try db.cachedStatement("DELETE FROM poi_rtree WHERE id = ?").run([.integer(rowid)]) }
+                try insertPOIIndexes(rowid: rowid, record, tokens: batch[i].tokens)
+            }
+        } catch let error as ImportError {
+            try rejectRow(error, batch, i)
+        }
+    }
+
+    /// A new row's bookkeeping and indexes. `tokens`: nil when it is in the search index already.
+    private func inserted(_ record: POIRow, rowid: Int64, tokens: (grams: String, chars: String)?) throws {
+        summary.pois.inserted += 1
+        highestRowid = max(highestRowid, rowid)
+        keepPoint(rowid: rowid, record)
+        try insertPOIIndexes(rowid: rowid, record, tokens: tokens)
+    }
+
+    private func rejectRow(_ error: ImportError, _ batch: [ParsedPOIQueue.Item], _ i: Int) throws {
+        // A row indexed aside but not written shifts every later rowid.
+        if buildsAside, batch[i].sideRowid != nil { try leaveSidePath() }
+        try reject(error, fields: batch[i].row.record.fields)
     }
 
     /// Builds the poi table's two indexes (dropped for a bulk import), their sorting on
@@ -533,7 +642,7 @@ private final class ImportRun {
     /// were sorted on this thread): with an 8 MiB cache for the builds, runs of 8 MiB are sorted
     /// on the other core while this thread reads on, and then merged.
     private func createPOIIndexes() throws {
-        try db.execute("PRAGMA threads = 2; PRAGMA cache_size = -8192")
+        try db.execute("PRAGMA threads = 2; PRAGMA cache_size = -2048")
         defer { try? db.execute("PRAGMA threads = 0; PRAGMA cache_size = \(Self.pageCache)") }
         try db.execute("CREATE INDEX poi_name ON poi (name); CREATE INDEX poi_adcode ON poi (adcode)")
     }
@@ -545,16 +654,17 @@ private final class ImportRun {
     private static let treePoints = "SELECT rowid, lng, lat, CAST(typecode AS INTEGER) FROM poi"
 
     /// Rebuilds the POI R*Tree from the poi table, packed (see `RTreeBulkLoader`); from the
-    /// points `arrangePOITree` sorted, when they are all the table's.
+    /// points `arrangePOITree` sorted, when they are all the table's: the rows there before and
+    /// every row inserted since (counting the table instead read all of it again, a tenth of
+    /// this thread's work after the rows).
     private func rebuildPOITree(arranged: RTreeBulkLoader.Arrangement?) throws {
+        let tree = RTreeBulkLoader(db: db, table: "poi_rtree")
+        if let arranged, arranged.byID.count == keptBefore + summary.pois.inserted {
+            return try tree.load(arranged)
+        }
         let (count, low, high) = try db.cachedStatement("SELECT count(*), coalesce(min(rowid), 0), coalesce(max(rowid), 0) FROM poi")
             .first([]) { ($0.int64(0), $0.int64(1), $0.int64(2)) } ?? (0, 0, 0)
-        let tree = RTreeBulkLoader(db: db, table: "poi_rtree")
-        if let arranged, arranged.byID.count == count {
-            try tree.load(arranged)
-        } else {
-            try tree.load(select: Self.treePoints, count: Int(count), ids: low...max(low, high), inMemoryPoints: options.rtreeInMemoryPoints)
-        }
+        try tree.load(select: Self.treePoints, count: Int(count), ids: low...max(low, high), inMemoryPoints: options.rtreeInMemoryPoints)
     }
 
     /// Starts sorting the R*Tree's points on another thread, to overlap the index builds.
@@ -577,6 +687,7 @@ private final class ImportRun {
             guard points.count < options.rtreeInMemoryPoints else { return }
             points.append(RTreeBulkLoader.Point(before))
         }
+        keptBefore = points.count
         keptPoints = points
     }
 

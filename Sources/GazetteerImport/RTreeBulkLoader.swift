@@ -201,6 +201,7 @@ struct RTreeBulkLoader {
             try writer.rowid(p)
         }
         inOrder.reset()
+        try writer.finishRowids()
         try writeLevels(above: leaves, next: next, capacity: capacity, writer: writer)
     }
 
@@ -217,6 +218,7 @@ struct RTreeBulkLoader {
         }
         for (leaf, node) in zip(arrangement.leaves, arrangement.leafNodes) { try writer.write(leaf.nodeno, node) }
         for p in arrangement.byID { try writer.rowid(p) }
+        try writer.finishRowids()
         let next = Self.firstLeaf(leafCount: arrangement.leaves.count) + Int64(arrangement.leaves.count)
         try writeLevels(above: arrangement.leaves, next: next, capacity: (arrangement.nodeSize - 4) / 24, writer: writer)
     }
@@ -349,12 +351,20 @@ struct RTreeBulkLoader {
         let insertNode: Statement
         let insertParent: Statement
         let insertRowid: Statement
+        /// `rowsPerInsert` `%_rowid` rows at once: a million rows inserted one by one spent
+        /// about half their instructions on each statement's own start and end.
+        let insertRowids: Statement
+        static let rowsPerInsert = 64
+        private var pending: [Point] = []
 
         init(db: Connection, table: String, nodeSize: Int) throws {
             self.nodeSize = nodeSize
             insertNode = try db.cachedStatement("INSERT INTO \(table)_node (nodeno, data) VALUES (?, ?)")
             insertParent = try db.cachedStatement("INSERT INTO \(table)_parent (nodeno, parentnode) VALUES (?, ?)")
-            insertRowid = try db.cachedStatement("INSERT INTO \(table)_rowid (rowid, nodeno, a0, a1, a2) VALUES (?, ?, ?, ?, ?)")
+            let columns = "INSERT INTO \(table)_rowid (rowid, nodeno, a0, a1, a2) VALUES "
+            insertRowid = try db.cachedStatement(columns + "(?, ?, ?, ?, ?)")
+            insertRowids = try db.cachedStatement(columns + Array(repeating: "(?, ?, ?, ?, ?)", count: Self.rowsPerInsert).joined(separator: ", "))
+            pending.reserveCapacity(Self.rowsPerInsert)
         }
 
         func node(_ nodeno: Int64, depth: Int, cells: [(id: Int64, box: Box)]) throws {
@@ -369,15 +379,30 @@ struct RTreeBulkLoader {
             try insertParent.run([.integer(nodeno), .integer(parent)])
         }
 
-        /// The `%_rowid` row of a point: its leaf, then x, y and code.
+        /// The `%_rowid` row of a point: its leaf, then x, y and code. Written in groups:
+        /// `finishRowids` writes the last ones.
         func rowid(_ p: Point) throws {
-            try insertRowid.run { s throws(SQLiteError) in
-                try s.bind(.integer(p.id), at: 1)
-                try s.bind(.integer(Int64(p.leaf)), at: 2)
-                try s.bind(.real(p.x), at: 3)
-                try s.bind(.real(p.y), at: 4)
-                try s.bind(p.hasCode ? .integer(p.code) : .null, at: 5)
+            pending.append(p)
+            guard pending.count == Self.rowsPerInsert else { return }
+            try insertRowids.run { s throws(SQLiteError) in
+                for k in pending.indices { try Self.bind(pending[k], to: s, after: Int32(5 * k)) }
             }
+            pending.removeAll(keepingCapacity: true)
+        }
+
+        func finishRowids() throws {
+            for p in pending {
+                try insertRowid.run { s throws(SQLiteError) in try Self.bind(p, to: s, after: 0) }
+            }
+            pending.removeAll(keepingCapacity: true)
+        }
+
+        private static func bind(_ p: Point, to s: Statement, after o: Int32) throws(SQLiteError) {
+            try s.bind(.integer(p.id), at: o + 1)
+            try s.bind(.integer(Int64(p.leaf)), at: o + 2)
+            try s.bind(.real(p.x), at: o + 3)
+            try s.bind(.real(p.y), at: o + 4)
+            try s.bind(p.hasCode ? .integer(p.code) : .null, at: o + 5)
         }
     }
 }

@@ -49,20 +49,24 @@ package struct POIRow: Sendable, Equatable {
          .real(location.longitude), .real(location.latitude), .int(adcode), .int(towncode)]
     }
 
-    /// Binds `values` to parameters 1…10 of `s` without building the array (the importer does
-    /// this per row), the text kept in `text` (see `Statement.run(_:binding:)`).
-    package func bind(to s: Statement, keeping text: BoundText) throws(SQLiteError) {
-        try s.bind(id, at: 1, keptIn: text)
-        try s.bind(name, at: 2, keptIn: text)
-        try s.bind(type, at: 3, keptIn: text)
-        try s.bind(typecode, at: 4, keptIn: text)
-        try s.bind(address, at: 5, keptIn: text)
-        try s.bind(phone, at: 6, keptIn: text)
-        try s.bind(.real(location.longitude), at: 7)
-        try s.bind(.real(location.latitude), at: 8)
-        try s.bind(.int(adcode), at: 9)
-        try s.bind(.int(towncode), at: 10)
+    /// Binds `values` to parameters `after` + 1…10 of `s` without building the array (the
+    /// importer does this per row, and several rows to one statement), the text kept in `text`
+    /// (see `Statement.run(_:binding:)`).
+    package func bind(to s: Statement, after o: Int32 = 0, keeping text: BoundText) throws(SQLiteError) {
+        try s.bind(id, at: o + 1, keptIn: text)
+        try s.bind(name, at: o + 2, keptIn: text)
+        try s.bind(type, at: o + 3, keptIn: text)
+        try s.bind(typecode, at: o + 4, keptIn: text)
+        try s.bind(address, at: o + 5, keptIn: text)
+        try s.bind(phone, at: o + 6, keptIn: text)
+        try s.bind(.real(location.longitude), at: o + 7)
+        try s.bind(.real(location.latitude), at: o + 8)
+        try s.bind(.int(adcode), at: o + 9)
+        try s.bind(.int(towncode), at: o + 10)
     }
+
+    /// How many parameters `bind(to:after:keeping:)` binds.
+    package static let columnCount: Int32 = 10
 
     /// The category code as the R*Tree's auxiliary column holds it (a number), if it has one.
     package var typecodeNumber: Int64? { typecode.flatMap { Int64($0) } }
