@@ -22,7 +22,19 @@ package final class ReverseBatchPlaces {
     private var slots = Slots()
     /// The address of each key resolved but not yet taken (`takeAddress`): a key's line is
     /// written once, so its address (some 700 bytes) is not kept for every key of every slot.
-    private var addresses: [Int32: (address: Address, formatted: String)] = [:]
+    private var addresses: [Int32: (address: Address, formatted: String, id: AddressID?)] = [:]
+
+    /// What a key's answer is made of, the same on every thread of a batch (a key is one
+    /// thread's own number): the data seen, the deepest region and the town named. Batch
+    /// threads that share their lines (`RegeoLines`) make each line once by it.
+    package struct AddressID: Hashable, Sendable {
+        var generation: Int64
+        var system: CoordinateSystem
+        /// `Int64.min`: none.
+        var region: Int64
+        /// `Int64.min`: none.
+        var town: Int64
+    }
 
     /// What a point reads, in one struct so that a transaction's points borrow it once
     /// (`withSlots`): each read of a class's array would check exclusivity and retain.
@@ -41,12 +53,14 @@ package final class ReverseBatchPlaces {
         var unplaced: [Bool] = []
         /// Per key: its address is known.
         var resolved: [Bool] = []
+        /// Per slot, its deepest region's code (`Int64.min`: none).
+        var codes: [Int64] = []
 
         /// The key of `p`'s answer (`p` in GCJ-02), as `RegionLocator.address` would place it,
         /// and the key's address when it is new.
         /// `label` is `p`'s region cell label (`RegionCells.label`, 0 without cells).
         mutating func key(_ p: Coordinate, label: Int, cells: RegionCells?, _ locator: RegionLocator, _ system: CoordinateSystem) throws
-            -> (key: Int32, unplaced: Bool, new: (address: Address, formatted: String)?) {
+            -> (key: Int32, unplaced: Bool, new: (address: Address, formatted: String, region: Int64, town: Int64)?) {
             let slot: Int32
             if label > 0, slotOfLabel[label] >= 0 {
                 slot = slotOfLabel[label]
@@ -61,12 +75,15 @@ package final class ReverseBatchPlaces {
             if let town = towns[s]?.townIndex(at: p) { key += 1 + Int32(town) }
             guard !resolved[Int(key)] else { return (key, unplaced[s], nil) }
             // As `RegionLocator.address` builds it.
-            var answer = (address: placed[s].address, formatted: placed[s].formatted)
+            var answer = (address: placed[s].address, formatted: placed[s].formatted, region: codes[s], town: Int64.min)
             let town = Int(key - keyBase[s]) - 1
-            if town >= 0, let region = try locator.townRegion(towns[s]!.centres[town].code, system: system) {
-                answer.address.town = region
-                answer.address.townIsApproximate = true
-                answer.formatted += region.name
+            if town >= 0 {
+                answer.town = towns[s]!.centres[town].code
+                if let region = try locator.townRegion(answer.town, system: system) {
+                    answer.address.town = region
+                    answer.address.townIsApproximate = true
+                    answer.formatted += region.name
+                }
             }
             resolved[Int(key)] = true
             return (key, unplaced[s], answer)
@@ -84,6 +101,7 @@ package final class ReverseBatchPlaces {
             towns.append(t)
             unplaced.append(p.formatted.isEmpty)
             keyBase.append(Int32(resolved.count))
+            codes.append(code ?? .min)
             resolved.append(contentsOf: repeatElement(false, count: 1 + (t?.centres.count ?? 0)))
             if let code { slotOfCode[code] = s } else { noRegionSlot = s }
             return s
@@ -162,14 +180,17 @@ package final class ReverseBatchPlaces {
         return look
     }
 
-    /// Keeps the address of a new key.
-    fileprivate func keep(_ key: Int32, _ address: (address: Address, formatted: String)) {
-        addresses[key] = address
+    /// Keeps the address of a new key, made for deepest region `region` with `town`'s centre named.
+    fileprivate func keep(_ key: Int32, _ new: (address: Address, formatted: String, region: Int64, town: Int64)) {
+        // Without a generation seen (a connection that never validated) no other thread is known to see the same data.
+        let id = generation.map { AddressID(generation: $0, system: system, region: new.region, town: new.town) }
+        addresses[key] = (new.address, new.formatted, id)
     }
 
     /// The address and formatted address of every point given `key` (in the current epoch),
-    /// handed over once: the caller keeps what it makes of it (`RegeoLines`).
-    package func takeAddress(_ key: Int32) -> (address: Address, formatted: String) {
+    /// handed over once: the caller keeps what it makes of it (`RegeoLines`), and `id` says
+    /// which other threads' keys have the same (nil: none is known to).
+    package func takeAddress(_ key: Int32) -> (address: Address, formatted: String, id: AddressID?) {
         guard let a = addresses.removeValue(forKey: key) else { preconditionFailure("key \(key) taken twice or never resolved") }
         return a
     }

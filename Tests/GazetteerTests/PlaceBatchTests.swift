@@ -32,10 +32,12 @@ import Testing
         Self.placedLines(repo, points, system: system, limit: limit)
     }
 
-    /// The JSON lines of `placeBatch` on `repo`, one per point (an error as its message).
-    static func placedLines(_ repo: Repository, _ points: [Coordinate], system: CoordinateSystem, limit: Int) -> [String] {
+    /// The JSON lines of `placeBatch` on `repo`, one per point (an error as its message), with
+    /// the lines kept in `shared` when given, as a batch thread keeps them.
+    static func placedLines(_ repo: Repository, _ points: [Coordinate], system: CoordinateSystem, limit: Int,
+                            sharing shared: SharedRegeoLines? = nil) -> [String] {
         let places = ReverseBatchPlaces(system: system)
-        let lines = RegeoLines()
+        let lines = RegeoLines(sharing: shared)
         var out: [String] = []
         // Twice, in two transactions, as blocks of a batch come: the second reuses what the first learnt.
         for half in [points[..<(points.count / 2)], points[(points.count / 2)...]] {
@@ -83,6 +85,25 @@ import Testing
             #expect(towns > 100)
             #expect(empty > 100)
         }
+    }
+
+    /// `reverse --batch`'s threads keep their lines in one `SharedRegeoLines`, each with keys
+    /// of its own: a line one thread made serves the other's points of that address, byte for
+    /// byte, and is made once.
+    @Test func threadsSharingLinesWriteTheirOwnLines() throws {
+        let points = try points()
+        repo.prepareBatch(RegionCache.regionCellsAfter)
+        let alone = placedLines(points, system: .gcj02, limit: 0)
+        let shared = SharedRegeoLines()
+        // The second thread meets the addresses in the other order, so its keys differ.
+        #expect(Self.placedLines(repo, points, system: .gcj02, limit: 0, sharing: shared) == alone)
+        let made = shared.count
+        #expect(made > 100)
+        #expect(Self.placedLines(repo, points.reversed(), system: .gcj02, limit: 0, sharing: shared) == alone.reversed())
+        #expect(shared.count == made)
+        // Another coordinate system's lines are its own.
+        #expect(Self.placedLines(repo, points, system: .wgs84, limit: 0, sharing: shared)
+                == placedLines(points, system: .wgs84, limit: 0))
     }
 
     /// A large batch reads every district's towns in one scan of the region table
