@@ -276,8 +276,9 @@ extension Repository {
     /// none current, the boundaries are decoded on all cores, `RegionCache.loadShapes`, and the
     /// region cells built from them); neither waits for the other. The towns' scan goes with
     /// the POI cells, and the region boxes (`RegionCache.grid`, which the first point in a
-    /// border cell would otherwise load inside the first block) with the region cells: the two
-    /// halves then take about as long, and the first block waits for the longer one.
+    /// border cell would otherwise load inside the first block) and every region's row as
+    /// stored (`RegionCache.noteRowsBatch`) with the region cells: the two halves then take
+    /// about as long, and the first block waits for the longer one.
     package func prepareBatch(_ count: Int) {
         DispatchQueue.concurrentPerform(iterations: 2) { task in
             _ = try? read { db in
@@ -287,6 +288,7 @@ extension Repository {
                 } else {
                     regions.noteRegionBatch(count, db) { try RegionLocator(cache: regions, db: db).buildCells() }
                     _ = try regions.grid(db)
+                    regions.noteRowsBatch(count, db)
                 }
             }
         }

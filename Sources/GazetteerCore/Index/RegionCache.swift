@@ -214,6 +214,18 @@ package final class RegionCache: Sendable {
         keep(db) { $0.regionCells = cells }
     }
 
+    /// Reads every region's row as the importer stored it with the names (`StoredNameTable.rows`)
+    /// for a batch of `count` points once it is as large as `regionCellsAfter`: such a batch
+    /// places points in nearly every district and names thousands of towns, each row a query
+    /// (`entry`), where the stored rows cost one read of a few megabytes. Without them (not
+    /// stored, or stale) every row stays a query.
+    package func noteRowsBatch(_ count: Int, _ db: Connection) {
+        guard count >= Self.regionCellsAfter, cached(db, { s in s.pointee.rows == nil ? true : nil }) == true,
+              let rows = StoredNameTable.rows(db)
+        else { return }
+        keep(db) { s in if s.rows == nil { s.rows = rows } }
+    }
+
     /// Notes `count` more POI rows a search ranked by distance read its coordinates for from
     /// the database, and loads every POI's (`POIPoints`) once searches have made it worth it:
     /// the load reads each row once in order (a tenth of a microsecond), a measured row costs
