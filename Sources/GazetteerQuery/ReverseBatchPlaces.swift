@@ -60,7 +60,7 @@ package final class ReverseBatchPlaces {
         /// and the key's address when it is new.
         /// `label` is `p`'s region cell label (`RegionCells.label`, 0 without cells).
         mutating func key(_ p: Coordinate, label: Int, cells: RegionCells?, _ locator: RegionLocator, _ system: CoordinateSystem) throws
-            -> (key: Int32, unplaced: Bool, new: (address: Address, formatted: String, region: Int64, town: Int64)?) {
+            -> (key: Int32, unplaced: Bool, new: NewAddress?) {
             let slot: Int32
             if label > 0, slotOfLabel[label] >= 0 {
                 slot = slotOfLabel[label]
@@ -75,7 +75,7 @@ package final class ReverseBatchPlaces {
             if let town = towns[s]?.townIndex(at: p) { key += 1 + Int32(town) }
             guard !resolved[Int(key)] else { return (key, unplaced[s], nil) }
             // As `RegionLocator.address` builds it.
-            var answer = (address: placed[s].address, formatted: placed[s].formatted, region: codes[s], town: Int64.min)
+            let answer = NewAddress(address: placed[s].address, formatted: placed[s].formatted, region: codes[s])
             let town = Int(key - keyBase[s]) - 1
             if town >= 0 {
                 answer.town = towns[s]!.centres[town].code
@@ -180,8 +180,21 @@ package final class ReverseBatchPlaces {
         return look
     }
 
-    /// Keeps the address of a new key, made for deepest region `region` with `town`'s centre named.
-    fileprivate func keep(_ key: Int32, _ new: (address: Address, formatted: String, region: Int64, town: Int64)) {
+    /// A new key's address, made for deepest region `region` with `town`'s centre named. A
+    /// class: returned by value, its few hundred bytes were copied for every point, new or not.
+    fileprivate final class NewAddress {
+        var address: Address
+        var formatted: String
+        let region: Int64
+        /// `Int64.min`: none.
+        var town = Int64.min
+        init(address: Address, formatted: String, region: Int64) {
+            (self.address, self.formatted, self.region) = (address, formatted, region)
+        }
+    }
+
+    /// Keeps the address of a new key.
+    fileprivate func keep(_ key: Int32, _ new: NewAddress) {
         // Without a generation seen (a connection that never validated) no other thread is known to see the same data.
         let id = generation.map { AddressID(generation: $0, system: system, region: new.region, town: new.town) }
         addresses[key] = (new.address, new.formatted, id)
@@ -206,7 +219,8 @@ package enum BatchPlace {
     /// The answer is the address of this key (`ReverseBatchPlaces.address`) at the point, with no POIs.
     case key(Int32)
     /// Anything else (a landmark may be near, an invalid point, an error): the whole answer.
-    case answer(Result<ReverseGeocode, GazetteerError>)
+    /// Boxed: an answer is hundreds of bytes, and unboxed every point's `.key` was copied at that size.
+    indirect case answer(Result<ReverseGeocode, GazetteerError>)
 }
 
 extension Repository {

@@ -106,9 +106,9 @@ import Testing
                 == placedLines(points, system: .wgs84, limit: 0))
     }
 
-    /// A large batch reads every district's towns in one scan of the region table
-    /// (`noteTownBatch`): each district's towns, their order and count must be those its own
-    /// queries give, or a point would name another town.
+    /// A large batch reads every district's towns in one scan of the region table, or from the
+    /// stored rows once it has read them (`noteTownBatch`): each district's towns, their order
+    /// and count must be those its own queries give, or a point would name another town.
     @Test func aBatchsTownListsAreEachDistrictsOwn() throws {
         try repo.read { db in
             let parents = try db.makeStatement("SELECT DISTINCT parent FROM region WHERE level = 3 AND parent IS NOT NULL")
@@ -116,12 +116,20 @@ import Testing
             #expect(parents.count > 2_000)
             let scanned = RegionCache()
             scanned.noteTownBatch(RegionCache.regionCellsAfter, db)
+            // Made from the stored rows, as a batch that has read them makes them.
+            let fromRows = RegionCache()
+            fromRows.noteRowsBatch(RegionCache.regionCellsAfter, db)
+            #expect(fromRows.rows(db) != nil)
+            fromRows.noteTownBatch(RegionCache.regionCellsAfter, db)
             let queried = RegionCache()
             for parent in parents + [0, 110_000, 110_101_001] {
-                let a = try scanned.towns(under: parent, db), b = try queried.towns(under: parent, db)
-                #expect(a.centres.map(\.code) == b.centres.map(\.code), "towns of \(parent)")
-                #expect(a.centres.map(\.center) == b.centres.map(\.center), "centres of \(parent)")
-                #expect(a.reach == b.reach && a.complete == b.complete, "reach of \(parent)")
+                let b = try queried.towns(under: parent, db)
+                for (how, cache) in [("scanned", scanned), ("from rows", fromRows)] {
+                    let a = try cache.towns(under: parent, db)
+                    #expect(a.centres.map(\.code) == b.centres.map(\.code), "towns of \(parent), \(how)")
+                    #expect(a.centres.map(\.center) == b.centres.map(\.center), "centres of \(parent), \(how)")
+                    #expect(a.reach == b.reach && a.complete == b.complete, "reach of \(parent), \(how)")
+                }
             }
         }
     }
