@@ -59,7 +59,10 @@ public enum AMapShape {
     /// -0 and anything large are left to `decimals6`.
     private static func micros(_ x: Double) -> Int64? {
         guard abs(x) < 1e9, x != 0 || x.sign == .plus else { return nil }
-        let m = (x * 1e6).rounded()
+        // To nearest, ties to even: one instruction, where `rounded()` (ties away) is a call to
+        // libm. They differ only at a tie, which is never within a Double's error of a whole
+        // number of millionths, so the check below refuses both.
+        let m = (x * 1e6).rounded(.toNearestOrEven)
         return Double(m) / 1e6 == x ? Int64(m) : nil
     }
 

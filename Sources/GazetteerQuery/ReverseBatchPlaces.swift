@@ -13,7 +13,10 @@ package final class ReverseBatchPlaces {
     /// The coordinate system of the points and answers.
     package let system: CoordinateSystem
     /// Changes whenever everything learnt is dropped (the data changed), and keys with it.
-    package private(set) var epoch = 0
+    /// Read for every point's line (`RegeoLines`): kept behind a constant pointer, as reading a
+    /// class's `var` from another module checks exclusivity at run time (some 120 instructions).
+    package var epoch: Int { epochStorage.pointee }
+    private let epochStorage = UnsafeMutablePointer<Int>.allocate(capacity: 1)
 
     private var generation: Int64?
     fileprivate var memo: RegionLocator.Memo
@@ -110,7 +113,12 @@ package final class ReverseBatchPlaces {
 
     package init(system: CoordinateSystem) {
         self.system = system
+        epochStorage.initialize(to: 0)
         memo = RegionLocator.Memo(system: system)
+    }
+
+    deinit {
+        epochStorage.deallocate()
     }
 
     /// Drops everything learnt when `db` sees other data than before, and adopts the region
@@ -119,7 +127,7 @@ package final class ReverseBatchPlaces {
         let seen = locator.cache.generation(seenBy: locator.db)
         if seen != generation {
             generation = seen
-            epoch += 1
+            epochStorage.pointee += 1
             memo = RegionLocator.Memo(system: system)
             hasCells = false
             slots = Slots()
