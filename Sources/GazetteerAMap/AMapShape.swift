@@ -59,7 +59,10 @@ public enum AMapShape {
     /// -0 and anything large are left to `decimals6`.
     private static func micros(_ x: Double) -> Int64? {
         guard abs(x) < 1e9, x != 0 || x.sign == .plus else { return nil }
-        let m = (x * 1e6).rounded()
+        // To nearest, ties to even: one instruction, where `rounded()` (ties away) is a call to
+        // libm. They differ only at a tie, which is never within a Double's error of a whole
+        // number of millionths, so the check below refuses both.
+        let m = (x * 1e6).rounded(.toNearestOrEven)
         return Double(m) / 1e6 == x ? Int64(m) : nil
     }
 
@@ -128,6 +131,14 @@ public enum AMapShape {
     /// the point, for AMap's mini-program SDK, whose `getRegeo` reads `roads[0].name` unchecked
     /// and throws on an empty list (as it does on AMap's own answers where there is no road).
     public static func writeRegeocode(_ r: ReverseGeocode, all: Bool, placeholderRoad: Bool = false, into out: inout [UInt8]) {
+        writeRegeocode(r, all: all, placeholderRoad: placeholderRoad, leavingLocation: false, into: &out)
+    }
+
+    /// `writeRegeocode`, with `leavingLocation` the streetNumber's location left out (its quotes
+    /// written, nothing between them). - Returns: where the location goes in `out` (-1 without).
+    @discardableResult
+    private static func writeRegeocode(_ r: ReverseGeocode, all: Bool, placeholderRoad: Bool, leavingLocation: Bool, into out: inout [UInt8]) -> Int {
+        var cut = -1
         func literal(_ s: StaticString) { s.withUTF8Buffer { out.append(contentsOf: $0) } }
         func string(_ s: String) { JSON.escape(s, into: &out) }
         let a = r.address
@@ -150,7 +161,13 @@ public enum AMapShape {
         literal(#","towncode":"#)
         string(a.town?.code ?? "")
         literal(#","neighborhood":{"name":[],"type":[]},"building":{"name":[],"type":[]},"streetNumber":{"street":"","number":"","location":"#)
-        string(location(r.location))
+        if leavingLocation {
+            out.append(0x22)
+            cut = out.count
+            out.append(0x22)
+        } else {
+            string(location(r.location))
+        }
         literal(#","direction":"","distance":""},"businessAreas":[[]],"towncode9":"#)
         string(a.townCode9 ?? "")
         literal(a.townIsApproximate ? #","township_approximate":"true""# : #","township_approximate":"false""#)
@@ -173,6 +190,7 @@ public enum AMapShape {
             literal(#"],"aois":[]"#)
         }
         literal("}")
+        return cut
     }
 
     /// One of regeo's `pois`: AMap's keys in its order, then our `typecode` and `adcode`.
@@ -193,6 +211,17 @@ public enum AMapShape {
         StaticString(#"{"status":"1","info":"OK","infocode":"10000","regeocode":"#).withUTF8Buffer { out.append(contentsOf: $0) }
         writeRegeocode(r, all: all, into: &out)
         out.append(0x7D)
+    }
+
+    /// `writeRegeo(r, all: true, into:)` without the streetNumber's location, the only
+    /// location in an answer without POIs (`RegeoLines` writes each point's own there).
+    /// - Returns: where in `out` that location goes: between the quotes that are written.
+    package static func writeRegeoLeavingLocation(_ r: ReverseGeocode, into out: inout [UInt8]) -> Int {
+        precondition(r.pois.isEmpty, "an answer with POIs has more than one location")
+        StaticString(#"{"status":"1","info":"OK","infocode":"10000","regeocode":"#).withUTF8Buffer { out.append(contentsOf: $0) }
+        let cut = writeRegeocode(r, all: true, placeholderRoad: false, leavingLocation: true, into: &out)
+        out.append(0x7D)
+        return cut
     }
 
     // MARK: place/text, place/around

@@ -74,11 +74,13 @@ private final class BatchWorkers: @unchecked Sendable {
     private let system: CoordinateSystem
     private let lock = NSLock()
     private var free: [(places: ReverseBatchPlaces, lines: RegeoLines)] = []
+    /// Every thread's lines, each made once for all of them.
+    private let lines = SharedRegeoLines()
 
     init(system: CoordinateSystem) { self.system = system }
 
     func take() -> (places: ReverseBatchPlaces, lines: RegeoLines) {
-        lock.withLock { free.popLast() } ?? (ReverseBatchPlaces(system: system), RegeoLines())
+        lock.withLock { free.popLast() } ?? (ReverseBatchPlaces(system: system), RegeoLines(sharing: lines))
     }
 
     func give(_ worker: (places: ReverseBatchPlaces, lines: RegeoLines)) {

@@ -13,7 +13,10 @@ package final class ReverseBatchPlaces {
     /// The coordinate system of the points and answers.
     package let system: CoordinateSystem
     /// Changes whenever everything learnt is dropped (the data changed), and keys with it.
-    package private(set) var epoch = 0
+    /// Read for every point's line (`RegeoLines`): kept behind a constant pointer, as reading a
+    /// class's `var` from another module checks exclusivity at run time (some 120 instructions).
+    package var epoch: Int { epochStorage.pointee }
+    private let epochStorage = UnsafeMutablePointer<Int>.allocate(capacity: 1)
 
     private var generation: Int64?
     fileprivate var memo: RegionLocator.Memo
@@ -22,7 +25,19 @@ package final class ReverseBatchPlaces {
     private var slots = Slots()
     /// The address of each key resolved but not yet taken (`takeAddress`): a key's line is
     /// written once, so its address (some 700 bytes) is not kept for every key of every slot.
-    private var addresses: [Int32: (address: Address, formatted: String)] = [:]
+    private var addresses: [Int32: (address: Address, formatted: String, id: AddressID?)] = [:]
+
+    /// What a key's answer is made of, the same on every thread of a batch (a key is one
+    /// thread's own number): the data seen, the deepest region and the town named. Batch
+    /// threads that share their lines (`RegeoLines`) make each line once by it.
+    package struct AddressID: Hashable, Sendable {
+        var generation: Int64
+        var system: CoordinateSystem
+        /// `Int64.min`: none.
+        var region: Int64
+        /// `Int64.min`: none.
+        var town: Int64
+    }
 
     /// What a point reads, in one struct so that a transaction's points borrow it once
     /// (`withSlots`): each read of a class's array would check exclusivity and retain.
@@ -41,12 +56,14 @@ package final class ReverseBatchPlaces {
         var unplaced: [Bool] = []
         /// Per key: its address is known.
         var resolved: [Bool] = []
+        /// Per slot, its deepest region's code (`Int64.min`: none).
+        var codes: [Int64] = []
 
         /// The key of `p`'s answer (`p` in GCJ-02), as `RegionLocator.address` would place it,
         /// and the key's address when it is new.
         /// `label` is `p`'s region cell label (`RegionCells.label`, 0 without cells).
         mutating func key(_ p: Coordinate, label: Int, cells: RegionCells?, _ locator: RegionLocator, _ system: CoordinateSystem) throws
-            -> (key: Int32, unplaced: Bool, new: (address: Address, formatted: String)?) {
+            -> (key: Int32, unplaced: Bool, new: NewAddress?) {
             let slot: Int32
             if label > 0, slotOfLabel[label] >= 0 {
                 slot = slotOfLabel[label]
@@ -61,12 +78,15 @@ package final class ReverseBatchPlaces {
             if let town = towns[s]?.townIndex(at: p) { key += 1 + Int32(town) }
             guard !resolved[Int(key)] else { return (key, unplaced[s], nil) }
             // As `RegionLocator.address` builds it.
-            var answer = (address: placed[s].address, formatted: placed[s].formatted)
+            let answer = NewAddress(address: placed[s].address, formatted: placed[s].formatted, region: codes[s])
             let town = Int(key - keyBase[s]) - 1
-            if town >= 0, let region = try locator.townRegion(towns[s]!.centres[town].code, system: system) {
-                answer.address.town = region
-                answer.address.townIsApproximate = true
-                answer.formatted += region.name
+            if town >= 0 {
+                answer.town = towns[s]!.centres[town].code
+                if let region = try locator.townRegion(answer.town, system: system) {
+                    answer.address.town = region
+                    answer.address.townIsApproximate = true
+                    answer.formatted += region.name
+                }
             }
             resolved[Int(key)] = true
             return (key, unplaced[s], answer)
@@ -84,6 +104,7 @@ package final class ReverseBatchPlaces {
             towns.append(t)
             unplaced.append(p.formatted.isEmpty)
             keyBase.append(Int32(resolved.count))
+            codes.append(code ?? .min)
             resolved.append(contentsOf: repeatElement(false, count: 1 + (t?.centres.count ?? 0)))
             if let code { slotOfCode[code] = s } else { noRegionSlot = s }
             return s
@@ -92,7 +113,12 @@ package final class ReverseBatchPlaces {
 
     package init(system: CoordinateSystem) {
         self.system = system
+        epochStorage.initialize(to: 0)
         memo = RegionLocator.Memo(system: system)
+    }
+
+    deinit {
+        epochStorage.deallocate()
     }
 
     /// Drops everything learnt when `db` sees other data than before, and adopts the region
@@ -101,7 +127,7 @@ package final class ReverseBatchPlaces {
         let seen = locator.cache.generation(seenBy: locator.db)
         if seen != generation {
             generation = seen
-            epoch += 1
+            epochStorage.pointee += 1
             memo = RegionLocator.Memo(system: system)
             hasCells = false
             slots = Slots()
@@ -162,14 +188,30 @@ package final class ReverseBatchPlaces {
         return look
     }
 
+    /// A new key's address, made for deepest region `region` with `town`'s centre named. A
+    /// class: returned by value, its few hundred bytes were copied for every point, new or not.
+    fileprivate final class NewAddress {
+        var address: Address
+        var formatted: String
+        let region: Int64
+        /// `Int64.min`: none.
+        var town = Int64.min
+        init(address: Address, formatted: String, region: Int64) {
+            (self.address, self.formatted, self.region) = (address, formatted, region)
+        }
+    }
+
     /// Keeps the address of a new key.
-    fileprivate func keep(_ key: Int32, _ address: (address: Address, formatted: String)) {
-        addresses[key] = address
+    fileprivate func keep(_ key: Int32, _ new: NewAddress) {
+        // Without a generation seen (a connection that never validated) no other thread is known to see the same data.
+        let id = generation.map { AddressID(generation: $0, system: system, region: new.region, town: new.town) }
+        addresses[key] = (new.address, new.formatted, id)
     }
 
     /// The address and formatted address of every point given `key` (in the current epoch),
-    /// handed over once: the caller keeps what it makes of it (`RegeoLines`).
-    package func takeAddress(_ key: Int32) -> (address: Address, formatted: String) {
+    /// handed over once: the caller keeps what it makes of it (`RegeoLines`), and `id` says
+    /// which other threads' keys have the same (nil: none is known to).
+    package func takeAddress(_ key: Int32) -> (address: Address, formatted: String, id: AddressID?) {
         guard let a = addresses.removeValue(forKey: key) else { preconditionFailure("key \(key) taken twice or never resolved") }
         return a
     }
@@ -185,7 +227,8 @@ package enum BatchPlace {
     /// The answer is the address of this key (`ReverseBatchPlaces.address`) at the point, with no POIs.
     case key(Int32)
     /// Anything else (a landmark may be near, an invalid point, an error): the whole answer.
-    case answer(Result<ReverseGeocode, GazetteerError>)
+    /// Boxed: an answer is hundreds of bytes, and unboxed every point's `.key` was copied at that size.
+    indirect case answer(Result<ReverseGeocode, GazetteerError>)
 }
 
 extension Repository {
@@ -253,19 +296,22 @@ extension Repository {
     /// pay the slow path. Both start at once, on connections of their own: the POI cells are
     /// built on one core while the region cells are read as the importer stored them (or, with
     /// none current, the boundaries are decoded on all cores, `RegionCache.loadShapes`, and the
-    /// region cells built from them); neither waits for the other. The towns' scan goes with
-    /// the POI cells, and the region boxes (`RegionCache.grid`, which the first point in a
-    /// border cell would otherwise load inside the first block) with the region cells: the two
-    /// halves then take about as long, and the first block waits for the longer one.
+    /// region cells built from them); neither waits for the other. Every region's row as stored
+    /// (`RegionCache.noteRowsBatch`), then the towns (from those rows, else a scan), then the
+    /// region boxes (`RegionCache.grid`, which the first point in a border cell would otherwise
+    /// load inside the first block) go on one side, the region cells and then the POI cells on
+    /// the other: the two halves then take about as long, and the first block waits for the
+    /// longer one.
     package func prepareBatch(_ count: Int) {
         DispatchQueue.concurrentPerform(iterations: 2) { task in
             _ = try? read { db in
                 if task == 0 {
-                    regions.notePOIBatch(count, db)
+                    regions.noteRowsBatch(count, db)
                     regions.noteTownBatch(count, db)
+                    _ = try regions.grid(db)
                 } else {
                     regions.noteRegionBatch(count, db) { try RegionLocator(cache: regions, db: db).buildCells() }
-                    _ = try regions.grid(db)
+                    regions.notePOIBatch(count, db)
                 }
             }
         }

@@ -32,10 +32,12 @@ import Testing
         Self.placedLines(repo, points, system: system, limit: limit)
     }
 
-    /// The JSON lines of `placeBatch` on `repo`, one per point (an error as its message).
-    static func placedLines(_ repo: Repository, _ points: [Coordinate], system: CoordinateSystem, limit: Int) -> [String] {
+    /// The JSON lines of `placeBatch` on `repo`, one per point (an error as its message), with
+    /// the lines kept in `shared` when given, as a batch thread keeps them.
+    static func placedLines(_ repo: Repository, _ points: [Coordinate], system: CoordinateSystem, limit: Int,
+                            sharing shared: SharedRegeoLines? = nil) -> [String] {
         let places = ReverseBatchPlaces(system: system)
-        let lines = RegeoLines()
+        let lines = RegeoLines(sharing: shared)
         var out: [String] = []
         // Twice, in two transactions, as blocks of a batch come: the second reuses what the first learnt.
         for half in [points[..<(points.count / 2)], points[(points.count / 2)...]] {
@@ -85,9 +87,28 @@ import Testing
         }
     }
 
-    /// A large batch reads every district's towns in one scan of the region table
-    /// (`noteTownBatch`): each district's towns, their order and count must be those its own
-    /// queries give, or a point would name another town.
+    /// `reverse --batch`'s threads keep their lines in one `SharedRegeoLines`, each with keys
+    /// of its own: a line one thread made serves the other's points of that address, byte for
+    /// byte, and is made once.
+    @Test func threadsSharingLinesWriteTheirOwnLines() throws {
+        let points = try points()
+        repo.prepareBatch(RegionCache.regionCellsAfter)
+        let alone = placedLines(points, system: .gcj02, limit: 0)
+        let shared = SharedRegeoLines()
+        // The second thread meets the addresses in the other order, so its keys differ.
+        #expect(Self.placedLines(repo, points, system: .gcj02, limit: 0, sharing: shared) == alone)
+        let made = shared.count
+        #expect(made > 100)
+        #expect(Self.placedLines(repo, points.reversed(), system: .gcj02, limit: 0, sharing: shared) == alone.reversed())
+        #expect(shared.count == made)
+        // Another coordinate system's lines are its own.
+        #expect(Self.placedLines(repo, points, system: .wgs84, limit: 0, sharing: shared)
+                == placedLines(points, system: .wgs84, limit: 0))
+    }
+
+    /// A large batch reads every district's towns in one scan of the region table, or from the
+    /// stored rows once it has read them (`noteTownBatch`): each district's towns, their order
+    /// and count must be those its own queries give, or a point would name another town.
     @Test func aBatchsTownListsAreEachDistrictsOwn() throws {
         try repo.read { db in
             let parents = try db.makeStatement("SELECT DISTINCT parent FROM region WHERE level = 3 AND parent IS NOT NULL")
@@ -95,12 +116,20 @@ import Testing
             #expect(parents.count > 2_000)
             let scanned = RegionCache()
             scanned.noteTownBatch(RegionCache.regionCellsAfter, db)
+            // Made from the stored rows, as a batch that has read them makes them.
+            let fromRows = RegionCache()
+            fromRows.noteRowsBatch(RegionCache.regionCellsAfter, db)
+            #expect(fromRows.rows(db) != nil)
+            fromRows.noteTownBatch(RegionCache.regionCellsAfter, db)
             let queried = RegionCache()
             for parent in parents + [0, 110_000, 110_101_001] {
-                let a = try scanned.towns(under: parent, db), b = try queried.towns(under: parent, db)
-                #expect(a.centres.map(\.code) == b.centres.map(\.code), "towns of \(parent)")
-                #expect(a.centres.map(\.center) == b.centres.map(\.center), "centres of \(parent)")
-                #expect(a.reach == b.reach && a.complete == b.complete, "reach of \(parent)")
+                let b = try queried.towns(under: parent, db)
+                for (how, cache) in [("scanned", scanned), ("from rows", fromRows)] {
+                    let a = try cache.towns(under: parent, db)
+                    #expect(a.centres.map(\.code) == b.centres.map(\.code), "towns of \(parent), \(how)")
+                    #expect(a.centres.map(\.center) == b.centres.map(\.center), "centres of \(parent), \(how)")
+                    #expect(a.reach == b.reach && a.complete == b.complete, "reach of \(parent), \(how)")
+                }
             }
         }
     }

@@ -54,6 +54,9 @@ import Testing
             for field in [\RegionRow.pinyin, \.citycode] { #expect(all.contains { $0[keyPath: field] == nil }) }
             #expect(all.contains { $0.center == nil } && all.contains { $0.boundingBox == nil } && all.contains { $0.hasBoundary })
             #expect(rows.row(330_199) == nil && rows.row(0) == nil && rows.row(.max) == nil)
+            // Read alone, the names stepped over, as a large reverse batch reads them.
+            let alone = try #require(StoredNameTable.rows(db))
+            #expect(all.filter { alone.row($0.code) != $0 }.map(\.code) == [])
         }
     }
 
@@ -63,8 +66,13 @@ import Testing
         let stored = try answers(path)
         #expect(stored.count == Self.addresses.count && Self.addresses.count > 400)
         let db = try Connection(path: path, mode: .readWrite)
-        func expectNotRead() throws {
-            try db.read { #expect(StoredNameTable.tables(db) == nil) }
+        /// - Parameter rowsToo: the rows stored after the names are not read alone either
+        ///   (false: the names are damaged and the rows whole).
+        func expectNotRead(rowsToo: Bool = true) throws {
+            try db.read {
+                #expect(StoredNameTable.tables(db) == nil)
+                #expect((StoredNameTable.rows(db) == nil) == rowsToo)
+            }
             #expect(try answers(path) == stored)
         }
         // Another binary's rules.
@@ -81,9 +89,9 @@ import Testing
         var oversized = data
         withUnsafeBytes(of: Int64(1 << 26)) { oversized.replaceSubrange(4..<12, with: $0) }
         try db.makeStatement("UPDATE geocode_names SET data = ?").run([.blob(oversized)])
-        try expectNotRead()
+        try expectNotRead(rowsToo: false)
         try db.makeStatement("UPDATE geocode_names SET data = ?").run([.blob(Self.forwardLinked(data))])
-        try expectNotRead()
+        try expectNotRead(rowsToo: false)
         // Another writer changed the data (an older binary raises the generation, nothing more).
         try fixture.run([fixture.write("p2.csv", "id,name,lng,lat\nnames-2,又一店,120.14,30.27\n")])
         try db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'data_generation'")

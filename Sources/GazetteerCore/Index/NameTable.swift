@@ -213,6 +213,15 @@ extension NameTable {
         w.put(scalars.map(\.value))
     }
 
+    /// Steps over the table `encode` wrote, unread (a batch reads only the rows stored after
+    /// it, `StoredNameTable.rows`); false where `init?(decoding:)` would fail to read its arrays.
+    package static func skip(_ r: inout CellsBlobReader) -> Bool {
+        r.get(Int64.self) != nil
+            && r.skipArray(UInt64.self) && r.skipArray(Int32.self) && r.skipArray(Int32.self) && r.skipArray(UInt8.self)
+            && r.skipArray(Int64.self) && r.skipArray(Int32.self) && r.skipArray(Int32.self) && r.skipArray(Int32.self)
+            && r.skipArray(UInt32.self)
+    }
+
     /// The table `encode` wrote; nil for anything that does not fit (a blob cut short, an
     /// index out of range), so that the geocoder builds the table instead.
     package init?(decoding r: inout CellsBlobReader) {

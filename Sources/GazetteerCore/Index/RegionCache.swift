@@ -214,6 +214,18 @@ package final class RegionCache: Sendable {
         keep(db) { $0.regionCells = cells }
     }
 
+    /// Reads every region's row as the importer stored it with the names (`StoredNameTable.rows`)
+    /// for a batch of `count` points once it is as large as `regionCellsAfter`: such a batch
+    /// places points in nearly every district and names thousands of towns, each row a query
+    /// (`entry`), where the stored rows cost one read of a few megabytes. Without them (not
+    /// stored, or stale) every row stays a query.
+    package func noteRowsBatch(_ count: Int, _ db: Connection) {
+        guard count >= Self.regionCellsAfter, cached(db, { s in s.pointee.rows == nil ? true : nil }) == true,
+              let rows = StoredNameTable.rows(db)
+        else { return }
+        keep(db) { s in if s.rows == nil { s.rows = rows } }
+    }
+
     /// Notes `count` more POI rows a search ranked by distance read its coordinates for from
     /// the database, and loads every POI's (`POIPoints`) once searches have made it worth it:
     /// the load reads each row once in order (a tenth of a microsecond), a measured row costs
@@ -507,6 +519,8 @@ package final class RegionCache: Sendable {
     /// through `region_parent`: each town's row is then the next one on its page instead of a
     /// seek of its own, a quarter of the work, and appending in code order keeps each list in
     /// code order. The columns read come before `boundary`, so no boundary's pages are read.
+    /// When a batch has read the stored rows (`noteRowsBatch`), the lists are made from them
+    /// instead (`RegionRows.townLists`), without a scan.
     package func noteTownBatch(_ count: Int, _ db: Connection) {
         let claimed = state.write { s -> Bool in
             guard count >= Self.regionCellsAfter, s.serves(db), s.townLists == nil, !s.townListsClaimed else { return false }
@@ -514,6 +528,12 @@ package final class RegionCache: Sendable {
             return true
         }
         guard claimed else { return }
+        // From the stored rows when a batch has read them (`noteRowsBatch`): the same lists, no scan.
+        if let rows = cached(db, { $0.pointee.rows }) {
+            let lists = rows.townLists()
+            keep(db) { $0.townLists = lists }
+            return
+        }
         var lists: [Int64: (centres: [TownCentre], count: Int)] = [:]
         let loaded: Void? = try? {
             let rows = try db.makeStatement("SELECT parent, code, lng, lat, lng IS NOT NULL FROM region NOT INDEXED WHERE level = 3 AND parent IS NOT NULL ORDER BY code")

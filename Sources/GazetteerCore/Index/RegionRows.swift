@@ -76,6 +76,21 @@ package struct RegionRows: Sendable {
             hasBoundary: f & Self.boundary != 0)
     }
 
+    /// Every district's towns as `RegionCache.noteTownBatch` reads them from the region table:
+    /// per parent, its towns with a centre in code order, and how many towns it has.
+    package func townLists() -> [Int64: (centres: [RegionCache.TownCentre], count: Int)] {
+        var lists: [Int64: (centres: [RegionCache.TownCentre], count: Int)] = [:]
+        let town = UInt8(RegionLevel.town.rawValue)
+        for i in codes.indices where levels[i] == town && parents[i] != .min {
+            lists[parents[i], default: ([], 0)].count += 1
+            if flags[i] & Self.center != 0 {
+                lists[parents[i], default: ([], 0)].centres.append(
+                    RegionCache.TownCentre(code: codes[i], center: Coordinate(longitude: centers[2 * i], latitude: centers[2 * i + 1])))
+            }
+        }
+        return lists
+    }
+
     package func encode(into w: inout CellsBlobWriter) {
         w.put(codes); w.put(parents); w.put(levels); w.put(flags); w.put(centers); w.put(boxes); w.put(ends); w.put(text)
     }

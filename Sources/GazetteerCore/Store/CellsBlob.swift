@@ -79,6 +79,13 @@ package struct CellsBlobReader {
         return array
     }
 
+    /// Steps over an array `array(_:)` would read, without reading it; false where it would fail.
+    package mutating func skipArray<T: BitwiseCopyable>(_: T.Type) -> Bool {
+        guard let n = get(Int64.self), n >= 0, n <= Int64(blob.count - at) / Int64(Swift.max(1, MemoryLayout<T>.stride)) else { return false }
+        at += Int(n) * MemoryLayout<T>.stride
+        return true
+    }
+
     /// Whether every byte was read: a longer blob is of another format.
     package var isAtEnd: Bool { at == blob.count }
 }
