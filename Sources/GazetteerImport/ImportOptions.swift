@@ -28,6 +28,9 @@ public struct ImportOptions: Sendable {
     /// Whether a bulk import builds the POI search index aside (`SideSearchIndex`): when it
     /// pays, or (tests) always or never.
     var searchIndexAside = WhenItPays.whenItPays
+    /// New POIs a bulk import inserts with one statement (`ImportRun.writeGroup`; tests ask for 1,
+    /// one by one, to compare).
+    var rowsPerInsert = 64
 
     /// When an import takes a path that pays only for big imports.
     enum WhenItPays: Sendable { case whenItPays, always, never }

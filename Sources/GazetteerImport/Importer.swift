@@ -473,39 +473,40 @@ private final class ImportRun {
         /// A new id is inserted at once (one look-up of the id, in the insert); only an id
         /// already there goes on to be compared and updated.
         let insert: Statement
-        /// `rowsPerInsert` rows at once, failing on an id already there (see `insertGroup`).
-        let insertGroup: Statement
+        /// `rowsPerInsert` rows at once, stopping at an id already there (see `insertGroup`).
+        let insertGroup: Statement?
         let find: Statement
         let touch: Statement
 
-        init(_ db: Connection) throws {
+        init(_ db: Connection, rowsPerInsert: Int) throws {
             let values = "(" + Array(repeating: "?", count: Int(POIRow.columnCount)).joined(separator: ", ") + ")"
             insert = try db.cachedStatement("INSERT INTO poi (\(POIRow.columns)) VALUES \(values) ON CONFLICT (id) DO NOTHING")
-            insertGroup = try db.cachedStatement("""
-                INSERT INTO poi (\(POIRow.columns)) VALUES \(Array(repeating: values, count: ImportRun.rowsPerInsert).joined(separator: ", "))
+            insertGroup = rowsPerInsert < 2 ? nil : try db.cachedStatement("""
+                INSERT OR FAIL INTO poi (\(POIRow.columns)) VALUES \(Array(repeating: values, count: rowsPerInsert).joined(separator: ", "))
                 """)
             find = try db.cachedStatement("SELECT rowid, \(POIRow.columns) FROM poi WHERE id = ?")
             touch = try db.cachedStatement("INSERT OR IGNORE INTO import_touched (rowid) VALUES (?)")
         }
     }
 
-    /// Rows a bulk import inserts with one statement. Inserted one to a statement, a POI's
-    /// insert took about 14,300 instructions, much of it the statement's own (its program
-    /// started and halted, its cursors opened and closed); 64 to a statement, 11,400.
-    static let rowsPerInsert = 64
+    /// Why a bulk import inserts its rows many to a statement (`ImportOptions.rowsPerInsert`):
+    /// inserted one to a statement, a POI's insert took about 14,300 instructions, much of it
+    /// the statement's own (its program started and halted, its cursors opened and closed);
+    /// 64 to a statement, 11,400.
 
     /// Rows waiting to be inserted together: their places in the batch and their records.
     private typealias Group = [(index: Int, record: POIRow)]
 
     private func importPOIs(_ table: CSVTable) throws {
-        let statements = try POIStatements(db)
+        let perInsert = options.rowsPerInsert
+        let statements = try POIStatements(db, rowsPerInsert: perInsert)
         // Read, parsed and tokenized on another thread; written here in file order.
         let parsed = ParsedPOIQueue(table: table, coordinateSystem: options.coordinateSystem, side: buildsAside ? side : nil)
         defer { parsed.stop() }
         var batch: [ParsedPOIQueue.Item] = []
         // A bulk import's rows, in groups (`writeGroup`); a small file's, one by one.
         var group: Group = []
-        group.reserveCapacity(Self.rowsPerInsert)
+        group.reserveCapacity(perInsert)
         while try parsed.next(into: &batch) {
             // By index: a copy of each item would retain and release all its strings.
             for i in batch.indices {
@@ -522,9 +523,9 @@ private final class ImportRun {
                     try rejectRow(error, batch, i)
                     continue
                 }
-                if bulk {
+                if bulk && perInsert > 1 {
                     group.append((i, record))
-                    if group.count == Self.rowsPerInsert { try writeGroup(&group, batch, statements) }
+                    if group.count == perInsert { try writeGroup(&group, batch, statements) }
                 } else {
                     try writeRow(record, batch, i, statements)
                 }
@@ -536,47 +537,54 @@ private final class ImportRun {
         try failIfErrors()
     }
 
-    /// Writes the rows of `group` and empties it: with one statement when it is whole and
-    /// every id is new, else row by row.
+    /// Writes the rows of `group` and empties it: with one statement when it is whole, as far
+    /// as the first id already there; from there (or a group cut short) row by row.
     private func writeGroup(_ group: inout Group, _ batch: [ParsedPOIQueue.Item], _ statements: POIStatements) throws {
         guard !group.isEmpty else { return }
         defer { group.removeAll(keepingCapacity: true) }
-        guard group.count == Self.rowsPerInsert, let first = try insertGroup(group, statements.insertGroup) else {
-            for k in group.indices { try writeRow(group[k].record, batch, group[k].index, statements) }
-            return
+        var together = 0
+        if let insert = statements.insertGroup, group.count == options.rowsPerInsert {
+            let first = highestRowid &+ 1  // unused when the rowids could run out (`insertGroup` inserts none)
+            together = try insertGroup(group, insert)
+            let aside = buildsAside
+            // Indexed aside already, or (a rowid not the one counted on) by the catch-up, which
+            // indexes every row written so far, these too.
+            if aside, (0..<together).contains(where: { batch[group[$0].index].sideRowid != first + Int64($0) }) {
+                try leaveSidePath()
+            }
+            for k in 0..<together {
+                try inserted(group[k].record, rowid: first + Int64(k), tokens: aside ? nil : batch[group[k].index].tokens)
+            }
         }
-        let aside = buildsAside
-        // Indexed aside already, or (a rowid not the one counted on) by the catch-up, which
-        // indexes every row written so far, this group's too.
-        if aside, group.indices.contains(where: { batch[group[$0].index].sideRowid != first + Int64($0) }) {
-            try leaveSidePath()
-        }
-        for k in group.indices {
-            try inserted(group[k].record, rowid: first + Int64(k), tokens: aside ? nil : batch[group[k].index].tokens)
-        }
+        for k in together..<group.count { try writeRow(group[k].record, batch, group[k].index, statements) }
     }
 
-    /// Inserts the rows of `group` with one statement and returns the first one's rowid; nil,
-    /// with nothing inserted, when one of their ids is there already (SQLite undoes a statement
-    /// that fails a constraint) or the rowids could run out.
-    private func insertGroup(_ group: Group, _ insert: Statement) throws -> Int64? {
+    /// Inserts the rows of `group` with one statement and returns how many went in: all, or
+    /// those before the first whose id is there already, which `OR FAIL` keeps (none when the
+    /// rowids could run out). Their rowids follow on from the table's highest. Not `OR ABORT`,
+    /// which undoes the whole statement: that takes a statement savepoint, and FTS5 writes its
+    /// pending terms out at every savepoint, so a search index written on this connection came
+    /// out in a segment per group (a review measured imports into a big database 27 % slower).
+    private func insertGroup(_ group: Group, _ insert: Statement) throws -> Int {
         // Each row gets the table's highest rowid plus one, while there is one.
-        guard highestRowid <= Int64.max - Int64(group.count) else { return nil }
+        guard highestRowid <= Int64.max - Int64(group.count) else { return 0 }
         let text = boundText
+        var failed = false
         do throws(SQLiteError) {
             try insert.run(text) { s throws(SQLiteError) in
                 for k in group.indices { try group[k].record.bind(to: s, after: Int32(k) * POIRow.columnCount, keeping: text) }
             }
         } catch {
-            if .constraint ~= error.code { return nil }
-            throw error
+            guard .constraint ~= error.code else { throw error }
+            failed = true
         }
-        let first = highestRowid + 1
-        insertedTogether += group.count
-        guard db.lastInsertRowID == first + Int64(group.count - 1) else {
+        guard case .integer(let highest) = try db.scalar("SELECT coalesce(max(rowid), 0) FROM poi"),
+              highest >= highestRowid, highest - highestRowid <= Int64(group.count), failed || highest - highestRowid == Int64(group.count) else {
             throw SQLiteError(code: 1, message: "poi: rows inserted together did not get the rowids that follow on from the highest")
         }
-        return first
+        let count = Int(highest - highestRowid)
+        insertedTogether += count
+        return count
     }
 
     /// Writes one row: inserted if its id is new, else compared with the stored row and
@@ -588,9 +596,15 @@ private final class ImportRun {
                 let rowid = db.lastInsertRowID
                 var indexed = false
                 if buildsAside {
-                    // Indexed aside already, or (rowid not the one counted on) by the catch-up.
-                    if batch[i].sideRowid != rowid { try leaveSidePath() }
-                    indexed = true
+                    // Indexed aside already, or (rowid not the one counted on) by the catch-up,
+                    // which indexes the rows above the mark: not a rowid SQLite picked at random
+                    // once the highest possible was taken.
+                    if batch[i].sideRowid != rowid {
+                        try leaveSidePath()
+                        indexed = rowid > poiMark
+                    } else {
+                        indexed = true
+                    }
                 }
                 try inserted(record, rowid: rowid, tokens: indexed ? nil : batch[i].tokens)
                 return

@@ -363,7 +363,10 @@ struct RTreeBulkLoader {
             insertParent = try db.cachedStatement("INSERT INTO \(table)_parent (nodeno, parentnode) VALUES (?, ?)")
             let columns = "INSERT INTO \(table)_rowid (rowid, nodeno, a0, a1, a2) VALUES "
             insertRowid = try db.cachedStatement(columns + "(?, ?, ?, ?, ?)")
-            insertRowids = try db.cachedStatement(columns + Array(repeating: "(?, ?, ?, ?, ?)", count: Self.rowsPerInsert).joined(separator: ", "))
+            // OR FAIL: no statement savepoint, at which FTS5 would write out its pending terms
+            // (see `ImportRun.insertGroup`); a failure fails the whole import anyway.
+            insertRowids = try db.cachedStatement("INSERT OR FAIL" + columns.dropFirst("INSERT".count)
+                + Array(repeating: "(?, ?, ?, ?, ?)", count: Self.rowsPerInsert).joined(separator: ", "))
             pending.reserveCapacity(Self.rowsPerInsert)
         }
 

@@ -103,7 +103,9 @@ final class SideSearchIndex: @unchecked Sendable {
             }
             pending.removeAll(keepingCapacity: true)
         }
-        nextRowid += 1
+        // Past Int64.max SQLite picks rowids at random: the count wraps, no rowid is the one
+        // counted on, and the importer leaves this path (a rowid near the top crashed here).
+        nextRowid &+= 1
         return rowid
     }
 

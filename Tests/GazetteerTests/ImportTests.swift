@@ -186,6 +186,61 @@ import Testing
         #expect(try rows(fixture, tree) == (try rows(plain, tree)))
     }
 
+    /// Rows inserted many to a statement give the same tables, search index included, as the
+    /// same bulk import one row to a statement: whether the search index is built aside or on
+    /// the import's own connection (where a statement savepoint made FTS5 write a segment per
+    /// group), with ids already there cutting groups short.
+    @Test func rowsInsertedTogetherGiveTheSameTables() throws {
+        let regions = fixture.write("regions.csv", Fixture.regions)
+        var before = "id,name,typecode,lng,lat,adcode\n"
+        for i in stride(from: 0, to: 900, by: 97) { before += "t\(i),旧店\(i),050100,120.1,30.2,330106\n" }
+        var text = "id,name,typecode,lng,lat,adcode\n"
+        for i in 0..<900 { text += "t\(i),新店\(i) 分店,141201,\(120.0 + Double(i) / 3_000),30.2,330106\n" }
+        let base = fixture.write("before.csv", before), pois = fixture.write("pois.csv", text)
+        func tables(_ f: Fixture) throws -> [[[SQLiteValue]]] {
+            let db = try Connection(path: f.database, mode: .readOnly)
+            return try withExtendedLifetime(db) {
+                try [("poi", 11), ("poi_fts_data", 2), ("poi_fts_idx", 3), ("poi_rtree_rowid", 5), ("poi_rtree_node", 2), ("category", 2)].map { table, columns in
+                    try db.cachedStatement("SELECT * FROM \(table) ORDER BY 1, 2").rows { $0.values(Int32(columns)) }
+                }
+            }
+        }
+        for aside in [ImportOptions.WhenItPays.never, .always] {
+            var results: [[[[SQLiteValue]]]] = [], together: [Int] = []
+            for perInsert in [64, 1] {
+                let f = Fixture()
+                try f.run([regions, base])
+                var options = ImportOptions()
+                (options.bulkIndexBytes, options.searchIndexAside, options.rowsPerInsert) = (0, aside, perInsert)
+                let importer = try f.importer()
+                let summary = try importer.importFiles([pois], options: options)
+                #expect(summary.pois.inserted == 890 && summary.pois.updated == 10)
+                together.append(importer.lastRowsInsertedTogether)
+                results.append(try tables(f))
+            }
+            #expect(together[0] > 400 && together[1] == 0, "\(aside) \(together)")
+            #expect(results[0] == results[1], "\(aside)")
+        }
+    }
+
+    /// A table whose highest rowid is near the largest there is: SQLite then picks rowids at
+    /// random, and the import still lands whole (it crashed counting rowids for the side index).
+    @Test func bulkImportNearTheLastRowid() throws {
+        let regions = fixture.write("regions.csv", Fixture.regions)
+        try fixture.run([regions])
+        try Connection(path: fixture.database, mode: .readWrite).execute(
+            "INSERT INTO poi (rowid, id, name, lng, lat) VALUES (9223372036854775707, 'top', '顶', 120.5, 30.5)")
+        var text = "id,name,lng,lat,adcode\n"
+        for i in 0..<500 { text += "n\(i),远店\(i),\(120.0 + Double(i) / 3_000),30.2,330106\n" }
+        let summary = try fixture.run([fixture.write("pois.csv", text)]) { $0.bulkIndexBytes = 0 }
+        #expect(summary.pois.inserted == 500)
+        let db = try Connection(path: fixture.database, mode: .readOnly)
+        #expect(try db.scalar("SELECT count(*) FROM poi") == .integer(501))
+        #expect(try db.scalar("SELECT rtreecheck('poi_rtree')") == .text("ok"))
+        #expect(try db.scalar("SELECT count(*) FROM poi_fts WHERE poi_fts MATCH 'grams: 远店'") == .integer(500))
+        #expect(try db.scalar("SELECT count(*) FROM poi_rtree") == .integer(501))
+    }
+
     /// A tree too big to sort in memory is sorted by SQLite instead: the same tree, node for
     /// node; and ids far apart (a table with gaps) still get their `%_rowid` rows.
     @Test func bulkBuiltRTreeIsTheSameSortedEitherWay() throws {
