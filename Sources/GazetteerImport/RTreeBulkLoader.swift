@@ -361,12 +361,12 @@ struct RTreeBulkLoader {
             self.nodeSize = nodeSize
             insertNode = try db.cachedStatement("INSERT INTO \(table)_node (nodeno, data) VALUES (?, ?)")
             insertParent = try db.cachedStatement("INSERT INTO \(table)_parent (nodeno, parentnode) VALUES (?, ?)")
-            let columns = "INSERT INTO \(table)_rowid (rowid, nodeno, a0, a1, a2) VALUES "
-            insertRowid = try db.cachedStatement(columns + "(?, ?, ?, ?, ?)")
+            let into = "INTO \(table)_rowid (rowid, nodeno, a0, a1, a2) VALUES "
+            let row = "(?, ?, ?, ?, ?)"
+            insertRowid = try db.cachedStatement("INSERT " + into + row)
             // OR FAIL: no statement savepoint, at which FTS5 would write out its pending terms
             // (see `ImportRun.insertGroup`); a failure fails the whole import anyway.
-            insertRowids = try db.cachedStatement("INSERT OR FAIL" + columns.dropFirst("INSERT".count)
-                + Array(repeating: "(?, ?, ?, ?, ?)", count: Self.rowsPerInsert).joined(separator: ", "))
+            insertRowids = try db.cachedStatement("INSERT OR FAIL " + into + Array(repeating: row, count: Self.rowsPerInsert).joined(separator: ", "))
             pending.reserveCapacity(Self.rowsPerInsert)
         }
 
