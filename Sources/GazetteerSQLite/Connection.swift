@@ -19,6 +19,7 @@ package final class Connection: @unchecked Sendable {
 
     package let path: String
     package let mode: Mode
+    private let pageSize: Int?
     /// True when the file was opened with `immutable=1` because it sits where nothing can
     /// write (see `openImmutableIfUnwritable`): no locks, no -wal/-shm files.
     private(set) var isImmutable = false
@@ -36,9 +37,11 @@ package final class Connection: @unchecked Sendable {
         return true
     }()
 
-    package init(path: String, mode: Mode) throws(SQLiteError) {
+    /// - Parameter pageSize: the page size a new (empty) file gets; an existing one keeps its own.
+    package init(path: String, mode: Mode, pageSize: Int? = nil) throws(SQLiteError) {
         self.path = path
         self.mode = mode
+        self.pageSize = pageSize
         _ = Connection.configured
         try Connection.checkFeatures()
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
@@ -63,6 +66,8 @@ package final class Connection: @unchecked Sendable {
             try execute("PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
         } else if mode == .readWrite {
             do {
+                // Only a file with no pages yet takes it, and only before it turns WAL.
+                if let pageSize { try execute("PRAGMA page_size = \(pageSize)") }
                 // WAL lets readers keep reading during an import.
                 try execute("PRAGMA journal_mode = WAL")
                 try execute("PRAGMA synchronous = NORMAL")

@@ -22,6 +22,20 @@ import Testing
         #expect(try db.scalar("SELECT value FROM meta WHERE key = 'schema_version'") == .text("\(Schema.version)"))
     }
 
+    /// schema.sql's page size reaches a new file (set too late, it would silently be SQLite's
+    /// 4 KiB), and a database made with another keeps its own and opens as before.
+    @Test func newFileGetsTheSchemasPageSize() throws {
+        #expect(Schema.pageSize == 16_384)
+        try Repository.create(at: file.path)
+        #expect(try Connection(path: file.path, mode: .readOnly).scalar("PRAGMA page_size") == .integer(Int64(Schema.pageSize)))
+
+        let older = TemporaryDatabase()
+        try Connection(path: older.path, mode: .readWrite, pageSize: 4096).close()
+        try Repository.create(at: older.path)
+        _ = try Repository(path: older.path)
+        #expect(try Connection(path: older.path, mode: .readOnly).scalar("PRAGMA page_size") == .integer(4096))
+    }
+
     @Test func rtreeAndFTSAreUsable() throws {
         try Repository.create(at: file.path)
         let db = try Connection(path: file.path, mode: .readWrite)

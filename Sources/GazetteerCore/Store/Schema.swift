@@ -9,14 +9,21 @@ package enum Schema {
     package static let sql: String = String(decoding: PackageResources.schema_sql, as: UTF8.self)
 
     /// The `PRAGMA user_version` that schema.sql sets: the version this library reads.
-    package static let version: Int = {
-        // Read by hand: compiling a regular expression cost more than the rest of opening a
-        // database, which every command does.
-        guard let key = sql.range(of: "PRAGMA user_version", options: .caseInsensitive),
+    package static let version = pragma("user_version")
+
+    /// The `PRAGMA page_size` that schema.sql sets. Run with the rest of the schema it would
+    /// come too late (the file is WAL by then, which fixes the size), so a new file gets it as
+    /// it is opened.
+    package static let pageSize = pragma("page_size")
+
+    /// The number schema.sql sets `PRAGMA name` to. Read by hand: compiling a regular
+    /// expression cost more than the rest of opening a database, which every command does.
+    private static func pragma(_ name: String) -> Int {
+        guard let key = sql.range(of: "PRAGMA \(name)", options: .caseInsensitive),
               let number = Int(sql[key.upperBound...].drop(while: { $0 == " " || $0 == "=" }).prefix(while: { $0.isASCII && $0.isNumber }))
-        else { preconditionFailure("schema.sql has no PRAGMA user_version") }
+        else { preconditionFailure("schema.sql has no PRAGMA \(name)") }
         return number
-    }()
+    }
 
     /// Opens `path` and makes sure it is a gazetteer database of this schema version; a new
     /// (empty) file opened read-write gets the schema.
@@ -43,7 +50,7 @@ package enum Schema {
         if let problem = Schema.problemBeforeOpening(path, mode: mode) { throw problem }
         let connection: Connection
         do {
-            connection = try Connection(path: path, mode: mode)
+            connection = try Connection(path: path, mode: mode, pageSize: pageSize)
         } catch {
             throw map(error, path: path)
         }
