@@ -546,7 +546,7 @@ private final class ImportRun {
                 try leaveSidePath()
             }
             for k in 0..<together {
-                try inserted(group[k].record, rowid: first + Int64(k), tokens: aside ? nil : batch[group[k].index].tokens)
+                try inserted(group[k].record, rowid: first + Int64(k), tokens: aside ? nil : batch[group[k].index].tokens(of: group[k].record))
             }
         }
         for k in together..<group.count { try writeRow(group[k].record, batch, group[k].index, statements) }
@@ -599,7 +599,7 @@ private final class ImportRun {
                         indexed = true
                     }
                 }
-                try inserted(record, rowid: rowid, tokens: indexed ? nil : batch[i].tokens)
+                try inserted(record, rowid: rowid, tokens: indexed ? nil : batch[i].tokens(of: record))
                 return
             }
             // An id already there: from here on rowids are no longer the ones counted on.
@@ -622,7 +622,7 @@ private final class ImportRun {
                                    adcode = ?9, towncode = ?10 WHERE rowid = ?11 AND id = ?1
                     """).run(record.values + [.integer(rowid)])
                 if !bulk { try db.cachedStatement("DELETE FROM poi_rtree WHERE id = ?").run([.integer(rowid)]) }
-                try insertPOIIndexes(rowid: rowid, record, tokens: batch[i].tokens)
+                try insertPOIIndexes(rowid: rowid, record, tokens: batch[i].tokens(of: record))
             }
         } catch let error as ImportError {
             try rejectRow(error, batch, i)
@@ -704,7 +704,7 @@ private final class ImportRun {
         keptPoints!.append(RTreeBulkLoader.Point(id: rowid, x: poi.location.longitude, y: poi.location.latitude, code: poi.typecodeNumber))
     }
 
-    /// - Parameter tokens: `SearchTokens.index(poi.name)`, made on the reading thread; nil when
+    /// - Parameter tokens: `SearchTokens.index(poi.name)`; nil when
     ///   the row is in the search index already.
     private func insertPOIIndexes(rowid: Int64, _ poi: POIRow, tokens: (grams: String, chars: String)?) throws {
         if let tokens { try insertPOITokens(rowid: rowid, tokens) }

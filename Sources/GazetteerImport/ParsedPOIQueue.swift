@@ -12,12 +12,18 @@ final class ParsedPOIQueue: @unchecked Sendable {
         var row: CSVTable.Row
         /// The row's POI, or why the file's row is not one (set aside or reported as a row error).
         var record: Result<POIRow, ImportError>
-        /// `SearchTokens.index` of the POI's name (empty when `record` failed).
-        var tokens: (grams: String, chars: String)
+        /// `SearchTokens.index` of the POI's name; nil when the side index took the name (it
+        /// tokenizes on its own thread) or `record` failed.
+        var madeTokens: (grams: String, chars: String)?
         /// The file's bytes read once this row was, for progress.
         var bytesRead: Int
         /// The rowid `SideSearchIndex` indexed the POI under (nil: not indexed aside).
         var sideRowid: Int64?
+
+        /// The tokens of `record`, the POI of this row: made here when the reading thread did not.
+        func tokens(of record: POIRow) -> (grams: String, chars: String) {
+            madeTokens ?? SearchTokens.index(record.name)
+        }
     }
 
     private static let batchSize = 256
@@ -34,7 +40,7 @@ final class ParsedPOIQueue: @unchecked Sendable {
     private var producerDone = false
 
     /// Starts reading `table` (which this queue then owns until `stop()` returns). With `side`,
-    /// this thread also hands each POI's tokens to it.
+    /// this thread also hands each POI's name to it, and tokenizes only what it refuses.
     init(table: CSVTable, coordinateSystem: CoordinateSystem, side: SideSearchIndex? = nil) {
         let source = UncheckedTable(table: table)
         Thread.detachNewThread { [self] in
@@ -81,10 +87,13 @@ final class ParsedPOIQueue: @unchecked Sendable {
             let columns = POIRow.CSVColumns(table)
             while let row = try table.next() {
                 let record = Result { () throws(ImportError) in try POIRow(csv: row, columns: columns, coordinateSystem: system) }
-                let name = try? record.get().name
-                let tokens = name.map { SearchTokens.index($0) } ?? ("", "")
-                let sideRowid = name == nil ? nil : side?.add(tokens)
-                batch.append(Item(row: row, record: record, tokens: tokens, bytesRead: table.reader.bytesRead, sideRowid: sideRowid))
+                var tokens: (grams: String, chars: String)?
+                var sideRowid: Int64?
+                if let name = try? record.get().name {
+                    sideRowid = side?.add(name: name)
+                    if sideRowid == nil { tokens = SearchTokens.index(name) }
+                }
+                batch.append(Item(row: row, record: record, madeTokens: tokens, bytesRead: table.reader.bytesRead, sideRowid: sideRowid))
                 if batch.count == Self.batchSize {
                     guard var done = put(batch) else { break }
                     // A spent batch's buffer is the next one's; the rest are freed here.

@@ -5,8 +5,10 @@ import GazetteerSQLite
 /// The POI search index (`poi_fts`) of a big import, built on a thread of its own while the
 /// importer's thread writes the rows, the other indexes and the R*Tree: FTS5's work (about a
 /// third of the writing thread's) moves off the critical path. The reading thread hands each
-/// POI's tokens over in batches; the index thread may lag behind the rows (up to `capacity`
-/// batches) and catch up while the importer builds the other indexes. It is built through a
+/// POI's name over in batches. The index thread tokenizes and indexes them at a lower priority
+/// while the rows come: three threads on two cores had the writing one, the critical path, on
+/// two thirds of a core. It takes what the other two leave, lags behind (up to `capacity`
+/// batches), and catches up at full priority beside the importer's index builds. It is built through a
 /// second connection in a private temporary database (SQLite's own: the file is unlinked as soon
 /// as it is opened, so nothing is left behind by a failure, Ctrl-C or a crash), with the target's
 /// own `poi_fts` DDL and settings, and then copied, shadow table by shadow table, into the target
@@ -36,27 +38,58 @@ final class SideSearchIndex: @unchecked Sendable {
 
     private static let table = "poi_fts"
     private static let batchSize = 256
-    /// Batches the index thread may lag behind (262,144 rows, about 25 MB of tokens).
-    private static let capacity = 1_024
+    /// Batches the index thread may lag behind: 1,048,576 names (about 30 MB), most of a 1M
+    /// import's, whose rows take about as long as the importer's work after them.
+    private static let capacity = 4_096
+    /// The index thread's nice value (Linux's is a thread's own): above the importer's threads,
+    /// which are the import's critical path, but not so far that another program's load starves it.
+    private static let niceness: Int32 = 10
 
-    typealias Tokens = (grams: String, chars: String)
+    /// The names of a run of new POIs, whose rowids follow on from `firstRowid`: one buffer, not
+    /// a string each, as the index thread may hold a million of them.
+    private struct Names {
+        var firstRowid: Int64 = 0
+        var bytes: [UInt8] = []
+        /// Where each name ends in `bytes`.
+        var ends: [Int32] = []
+
+        var count: Int { ends.count }
+
+        init() {
+            bytes.reserveCapacity(SideSearchIndex.batchSize * 32)
+            ends.reserveCapacity(SideSearchIndex.batchSize)
+        }
+
+        /// The bytes of the `k`th name.
+        func name(_ k: Int, in all: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(rebasing: all[(k == 0 ? 0 : Int(ends[k - 1]))..<Int(ends[k])])
+        }
+    }
 
     private let db: Connection
     private let ddl: String
     private var insert: Statement?
     // Used by the reading thread only (by the importer's once no reading thread runs).
     private var nextRowid: Int64
-    private var pending: [(Int64, Tokens)] = []
+    private var pending = Names()
     /// Set once a batch was refused (the index abandoned): no more rows are taken.
     private var refused = false
 
     // Guarded by `condition`.
     private let condition = NSCondition()
-    private var batches: [[(Int64, Tokens)]] = []
+    private var batches: [Names] = []
     private var inputDone = false
     private var abandoned = false
     private var stopped = false
     private var workerDone = false
+    /// Whether the lowered index thread still runs (`work`).
+    private var loweredRunning = true
+    // Used by one index thread at a time.
+    /// The side connection's first error.
+    private var failure: Error?
+    /// The tokens of the name being indexed (`write`).
+    private var grams: [UInt8] = []
+    private var chars: [UInt8] = []
     /// How the index thread ended: committed, or the first error of the side connection.
     private var result: Result<Void, Error>?
 
@@ -86,22 +119,24 @@ final class SideSearchIndex: @unchecked Sendable {
         try set.run(["hashsize", .integer(67_108_864)])
         try set.run(["automerge", .integer(0)])
         insert = try db.makeStatement("INSERT INTO \(Self.table) (rowid, grams, chars) VALUES (?, ?, ?)")
-        Thread.detachNewThread { [self] in work(existing: existing) }
+        Thread.detachNewThread { [self] in work(existing: existing, lowered: true) }
     }
 
-    /// Takes a new POI's tokens for the next rowid and returns that rowid; nil once the index
+    /// Takes a new POI's name for the next rowid and returns that rowid; nil once the index
     /// was abandoned. Called by the reading thread.
-    func add(_ tokens: Tokens) -> Int64? {
+    func add(name: String) -> Int64? {
         if refused { return nil }
         let rowid = nextRowid
-        pending.append((rowid, tokens))
+        if pending.count == 0 { pending.firstRowid = rowid }
+        pending.bytes.append(contentsOf: name.utf8)
+        pending.ends.append(Int32(truncatingIfNeeded: pending.bytes.count))
         if pending.count == Self.batchSize {
             guard hand(pending) else {
                 refused = true
-                pending = []
+                pending = Names()
                 return nil
             }
-            pending.removeAll(keepingCapacity: true)
+            pending = Names()
         }
         // Past Int64.max SQLite picks rowids at random: the count wraps, no rowid is the one
         // counted on, and the importer leaves this path (a rowid near the top crashed here).
@@ -111,7 +146,7 @@ final class SideSearchIndex: @unchecked Sendable {
 
     /// Queues a batch for the index thread, waiting while it lags `capacity` batches behind;
     /// false once abandoned.
-    private func hand(_ batch: [(Int64, Tokens)]) -> Bool {
+    private func hand(_ batch: Names) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while batches.count >= Self.capacity && !abandoned && !stopped { condition.wait() }
@@ -139,24 +174,50 @@ final class SideSearchIndex: @unchecked Sendable {
 
     /// Says no more rows come: the index thread writes what is queued and then the index's last
     /// segment (FTS5's pending terms), overlapping the importer's index builds. Call once no
-    /// reading thread runs.
+    /// reading thread runs, on the importer's thread: the rest is indexed on a thread started
+    /// here, at the importer's priority (a thread's nice value is inherited, and an unprivileged
+    /// one cannot lower its own again), once the lowered one has stopped.
     func finishInput() {
-        if !pending.isEmpty { _ = hand(pending) }
-        pending = []
+        if pending.count > 0 { _ = hand(pending) }
+        pending = Names()
         signal { inputDone = true }
+        Thread.detachNewThread { [self] in work(existing: [], lowered: false) }
     }
 
     /// The index thread: the existing POIs first, then each batch as it comes; at the end of
     /// input, the commit. After an error it only drains the queue (the importer then sees the
-    /// failure in `succeeded`).
-    private func work(existing: [(rowid: Int64, name: String)]) {
-        var failure: Error?
-        do {
-            for row in existing { try write(row.rowid, SearchTokens.index(row.name)) }
-        } catch { failure = error }
+    /// failure in `succeeded`). The `lowered` one runs while the rows come and leaves the rest,
+    /// once input is done, to the one `finishInput` starts.
+    private func work(existing: [(rowid: Int64, name: String)], lowered: Bool) {
+        if lowered {
+            #if os(Linux)
+            // On Linux the calling thread's alone (who 0), not the process's as POSIX has it.
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.niceness)
+            #endif
+        } else {
+            condition.lock()
+            while loweredRunning { condition.wait() }
+            let ended = workerDone
+            condition.unlock()
+            if ended { return }
+        }
+        if lowered {
+            do {
+                for row in existing {
+                    var name = row.name
+                    try name.withUTF8 { name in try write(row.rowid, name: name) }
+                }
+            } catch { failure = error }
+        }
         while true {
             condition.lock()
             while batches.isEmpty && !inputDone && !abandoned && !stopped { condition.wait() }
+            if lowered && inputDone {
+                loweredRunning = false
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
             if abandoned || stopped || batches.isEmpty {
                 let finish = !abandoned && !stopped
                 condition.unlock()
@@ -167,6 +228,7 @@ final class SideSearchIndex: @unchecked Sendable {
                 signal {
                     result = outcome
                     workerDone = true
+                    loweredRunning = false
                 }
                 return
             }
@@ -175,16 +237,26 @@ final class SideSearchIndex: @unchecked Sendable {
             condition.unlock()
             guard failure == nil else { continue }
             do {
-                for (rowid, tokens) in batch { try write(rowid, tokens) }
+                try batch.bytes.withUnsafeBufferPointer { all in
+                    for k in 0..<batch.count { try write(batch.firstRowid &+ Int64(k), name: batch.name(k, in: all)) }
+                }
             } catch { failure = error }
         }
     }
 
-    private func write(_ rowid: Int64, _ tokens: Tokens) throws(SQLiteError) {
-        try insert!.run { s throws(SQLiteError) in
-            try s.bind(.integer(rowid), at: 1)
-            try s.bind(.text(tokens.grams), at: 2)
-            try s.bind(.text(tokens.chars), at: 3)
+    /// Tokenizes a name and indexes it under `rowid`, its tokens bound from the index thread's
+    /// two buffers as they are.
+    private func write(_ rowid: Int64, name: UnsafeBufferPointer<UInt8>) throws {
+        SearchTokens.index(utf8: name, grams: &grams, chars: &chars)
+        let insert = insert!
+        try grams.withUnsafeBufferPointer { grams in
+            try chars.withUnsafeBufferPointer { chars in
+                try insert.run { s throws(SQLiteError) in
+                    try s.bind(.integer(rowid), at: 1)
+                    try s.bind(uncopied: grams, at: 2)
+                    try s.bind(uncopied: chars, at: 3)
+                }
+            }
         }
     }
 

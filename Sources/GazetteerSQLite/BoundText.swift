@@ -56,6 +56,16 @@ extension Statement {
         try run(binding: binding)
     }
 
+    /// Binds UTF-8 `text` by 1-based index without SQLite's copy (`SQLITE_STATIC`): `text` must
+    /// stay where it is until the statement is reset, i.e. bind and step inside `run(binding:)`
+    /// within the buffer's `withUnsafeBufferPointer`.
+    package func bind(uncopied text: UnsafeBufferPointer<UInt8>, at index: Int32) throws(SQLiteError) {
+        // A null pointer would bind NULL; an empty text is still text.
+        guard let start = text.baseAddress else { return try bind(.text(""), at: index) }
+        let rc = sqlite3_bind_text64(handle, index, UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self), sqlite3_uint64(text.count), nil, UInt8(SQLITE_UTF8))
+        if rc != SQLITE_OK { throw connectionError(rc) }
+    }
+
     /// Binds `value` (nil: NULL) by 1-based index, its bytes kept in `text` rather than
     /// copied by SQLite: only inside `run(_:binding:)` with the same `text`.
     package func bind(_ value: String?, at index: Int32, keptIn text: BoundText) throws(SQLiteError) {

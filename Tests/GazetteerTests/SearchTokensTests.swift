@@ -22,6 +22,27 @@ import Testing
         let t = SearchTokens.index([text])
         #expect(t.grams == grams)
         #expect(t.chars == chars)
+        // The side search index's way: from the name's bytes, into buffers used before.
+        var (g, c) = (Array("left over".utf8), Array("from before".utf8))
+        var name = text
+        name.withUTF8 { SearchTokens.index(utf8: $0, grams: &g, chars: &c) }
+        #expect(String(decoding: g, as: UTF8.self) == grams)
+        #expect(String(decoding: c, as: UTF8.self) == chars)
+    }
+
+    /// Every kind of scalar a name may hold (1- to 4-byte UTF-8, combining marks, full-width
+    /// forms, rare Han): the bytes give the tokens the string gives.
+    @Test func tokensFromBytesAreTheStringsTokens() {
+        let pieces = ["北京", "𠀀𪚥", "Ａｂ１", "é", "e\u{301}", "Ω", "🙂", "7", " ", "·", "(", "ß", "İ", "〇", "a"]
+        var rng = SystemRandomNumberGenerator()
+        var (g, c): ([UInt8], [UInt8]) = ([], [])
+        for _ in 0..<500 {
+            var text = (0..<Int.random(in: 0...8, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            let expected = SearchTokens.index(text)
+            text.withUTF8 { SearchTokens.index(utf8: $0, grams: &g, chars: &c) }
+            #expect(String(decoding: g, as: UTF8.self) == expected.grams, "\(text)")
+            #expect(String(decoding: c, as: UTF8.self) == expected.chars, "\(text)")
+        }
     }
 
     @Test func queriesAreQuotedTokensOnly() {

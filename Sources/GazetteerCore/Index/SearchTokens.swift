@@ -72,13 +72,38 @@ package enum SearchTokens {
         return (String(decoding: grams, as: UTF8.self), String(decoding: chars, as: UTF8.self))
     }
 
-    /// Appends the tokens of `text`, space-separated, to what `grams` and `chars` hold: each
-    /// Han run as its bigrams (a 1-character run as itself), each word lower-cased.
+    /// `index` of one text given as its UTF-8 bytes (which must be valid, as a String's are),
+    /// into `grams` and `chars`, emptied first: the side search index's case, which binds the
+    /// buffers as they are, with no string made for the name or its tokens.
+    package static func index(utf8 text: UnsafeBufferPointer<UInt8>, grams: inout [UInt8], chars: inout [UInt8]) {
+        grams.removeAll(keepingCapacity: true)
+        chars.removeAll(keepingCapacity: true)
+        index(UTF8Scalars(bytes: text.makeIterator()), grams: &grams, chars: &chars)
+    }
+
+    /// The scalars of valid UTF-8, decoded as a String's would be, without making one.
+    private struct UTF8Scalars: Sequence, IteratorProtocol {
+        var bytes: UnsafeBufferPointer<UInt8>.Iterator
+        var decoder = Unicode.UTF8()
+
+        mutating func next() -> Unicode.Scalar? {
+            if case .scalarValue(let u) = decoder.decode(&bytes) { return u }
+            return nil
+        }
+    }
+
     private static func index(_ text: String, grams: inout [UInt8], chars: inout [UInt8]) {
+        index(text.unicodeScalars, grams: &grams, chars: &chars)
+    }
+
+    /// Appends the tokens of `scalars`, space-separated, to what `grams` and `chars` hold: each
+    /// Han run as its bigrams (a 1-character run as itself), each word lower-cased.
+    @inline(__always)
+    private static func index(_ scalars: some Sequence<Unicode.Scalar>, grams: inout [UInt8], chars: inout [UInt8]) {
         var previousHan: Unicode.Scalar?
         var runLength = 0
         var inWord = false
-        for var u in text.unicodeScalars {
+        for var u in scalars {
             if (0xFF10...0xFF19).contains(u.value) || (0xFF21...0xFF3A).contains(u.value) || (0xFF41...0xFF5A).contains(u.value) {
                 u = Unicode.Scalar(u.value - 0xFEE0)!
             }
