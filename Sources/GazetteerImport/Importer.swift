@@ -238,6 +238,9 @@ private final class ImportRun {
                 try createPOIIndexes()
                 try rebuildPOITree(arranged: arranging?.wait())
                 if buildsAside, let side {
+                    // Rather than wait idle for the search index, the pages the commit would
+                    // write now (the index thread has the other core).
+                    if !side.hasEnded { try db.writeChangedPages() }
                     // A side index that failed (its temporary file could not grow) is made up here.
                     if side.succeeded() { try side.copy(into: db) } else { try leaveSidePath() }
                 }

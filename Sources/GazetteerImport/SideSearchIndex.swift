@@ -260,6 +260,13 @@ final class SideSearchIndex: @unchecked Sendable {
         }
     }
 
+    /// Whether the index thread has ended (`succeeded` would not wait).
+    var hasEnded: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return workerDone
+    }
+
     /// Waits for the index thread after `finishInput`: true when the index is complete.
     func succeeded() -> Bool {
         condition.lock()

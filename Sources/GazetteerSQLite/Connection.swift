@@ -209,6 +209,13 @@ package final class Connection: @unchecked Sendable {
         }
     }
 
+    /// Writes the open write transaction's changed pages out (to the WAL), as its commit would,
+    /// without committing: for a connection that would otherwise wait idle before a commit.
+    package func writeChangedPages() throws(SQLiteError) {
+        let rc = sqlite3_db_cacheflush(handle)
+        if rc != SQLITE_OK { throw error(rc, sql: nil) }
+    }
+
     /// Most statements a connection keeps prepared. Call sites cache only SQL of fixed text, so
     /// this is never reached in practice; it bounds the cache should one build SQL by the call.
     package static let statementCacheLimit = 512
