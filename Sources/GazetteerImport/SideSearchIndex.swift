@@ -41,8 +41,9 @@ final class SideSearchIndex: @unchecked Sendable {
     /// Batches the index thread may lag behind: 1,048,576 names (about 30 MB), most of a 1M
     /// import's, whose rows take about as long as the importer's work after them.
     private static let capacity = 4_096
-    /// The index thread's nice value (Linux's is a thread's own): above the importer's threads,
-    /// which are the import's critical path, but not so far that another program's load starves it.
+    /// How far the index thread's nice value (Linux's is a thread's own) is above the importer's
+    /// threads, which are the import's critical path: not so far that another program's load
+    /// starves it.
     private static let niceness: Int32 = 10
 
     /// The names of a run of new POIs, whose rowids follow on from `firstRowid`: one buffer, not
@@ -191,8 +192,12 @@ final class SideSearchIndex: @unchecked Sendable {
     private func work(existing: [(rowid: Int64, name: String)], lowered: Bool) {
         if lowered {
             #if os(Linux)
-            // On Linux the calling thread's alone (who 0), not the process's as POSIX has it.
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.niceness)
+            // On Linux the calling thread's alone (who 0), not the process's as POSIX has it;
+            // relative to the importer's own (a `nice`d import stays below what it was given).
+            let which = __priority_which_t(PRIO_PROCESS.rawValue)
+            errno = 0
+            let current = getpriority(which, 0)
+            if errno == 0 { _ = setpriority(which, 0, min(current + Self.niceness, 19)) }
             #endif
         } else {
             condition.lock()
