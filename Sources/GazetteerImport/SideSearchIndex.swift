@@ -5,10 +5,9 @@ import GazetteerSQLite
 /// The POI search index (`poi_fts`) of a big import, built on a thread of its own while the
 /// importer's thread writes the rows, the other indexes and the R*Tree: FTS5's work (about a
 /// third of the writing thread's) moves off the critical path. The reading thread hands each
-/// POI's name over in batches. The index thread tokenizes and indexes them at a lower priority
-/// while the rows come: three threads on two cores had the writing one, the critical path, on
-/// two thirds of a core. It takes what the other two leave, lags behind (up to `capacity`
-/// batches), and catches up at full priority beside the importer's index builds. It is built through a
+/// POI's name over in batches (one buffer each), and the index thread tokenizes them and binds
+/// the tokens as they are, with no string made; it may lag behind the rows (up to `capacity`
+/// batches) and catch up while the importer builds the other indexes. It is built through a
 /// second connection in a private temporary database (SQLite's own: the file is unlinked as soon
 /// as it is opened, so nothing is left behind by a failure, Ctrl-C or a crash), with the target's
 /// own `poi_fts` DDL and settings, and then copied, shadow table by shadow table, into the target
@@ -38,16 +37,11 @@ final class SideSearchIndex: @unchecked Sendable {
 
     private static let table = "poi_fts"
     private static let batchSize = 256
-    /// Batches the index thread may lag behind: 1,048,576 names (about 30 MB), most of a 1M
-    /// import's, whose rows take about as long as the importer's work after them.
-    private static let capacity = 4_096
-    /// How far the index thread's nice value (Linux's is a thread's own) is above the importer's
-    /// threads, which are the import's critical path: not so far that another program's load
-    /// starves it.
-    private static let niceness: Int32 = 10
+    /// Batches the index thread may lag behind (262,144 names, about 8 MB).
+    private static let capacity = 1_024
 
     /// The names of a run of new POIs, whose rowids follow on from `firstRowid`: one buffer, not
-    /// a string each, as the index thread may hold a million of them.
+    /// a string each (made on the reading thread, freed on the index thread).
     private struct Names {
         var firstRowid: Int64 = 0
         var bytes: [UInt8] = []
@@ -83,11 +77,7 @@ final class SideSearchIndex: @unchecked Sendable {
     private var abandoned = false
     private var stopped = false
     private var workerDone = false
-    /// Whether the lowered index thread still runs (`work`).
-    private var loweredRunning = true
-    // Used by one index thread at a time.
-    /// The side connection's first error.
-    private var failure: Error?
+    // Used by the index thread only.
     /// The tokens of the name being indexed (`write`).
     private var grams: [UInt8] = []
     private var chars: [UInt8] = []
@@ -120,7 +110,7 @@ final class SideSearchIndex: @unchecked Sendable {
         try set.run(["hashsize", .integer(67_108_864)])
         try set.run(["automerge", .integer(0)])
         insert = try db.makeStatement("INSERT INTO \(Self.table) (rowid, grams, chars) VALUES (?, ?, ?)")
-        Thread.detachNewThread { [self] in work(existing: existing, lowered: true) }
+        Thread.detachNewThread { [self] in work(existing: existing) }
     }
 
     /// Takes a new POI's name for the next rowid and returns that rowid; nil once the index
@@ -175,54 +165,27 @@ final class SideSearchIndex: @unchecked Sendable {
 
     /// Says no more rows come: the index thread writes what is queued and then the index's last
     /// segment (FTS5's pending terms), overlapping the importer's index builds. Call once no
-    /// reading thread runs, on the importer's thread: the rest is indexed on a thread started
-    /// here, at the importer's priority (a thread's nice value is inherited, and an unprivileged
-    /// one cannot lower its own again), once the lowered one has stopped.
+    /// reading thread runs.
     func finishInput() {
         if pending.count > 0 { _ = hand(pending) }
         pending = Names()
         signal { inputDone = true }
-        Thread.detachNewThread { [self] in work(existing: [], lowered: false) }
     }
 
     /// The index thread: the existing POIs first, then each batch as it comes; at the end of
     /// input, the commit. After an error it only drains the queue (the importer then sees the
-    /// failure in `succeeded`). The `lowered` one runs while the rows come and leaves the rest,
-    /// once input is done, to the one `finishInput` starts.
-    private func work(existing: [(rowid: Int64, name: String)], lowered: Bool) {
-        if lowered {
-            #if os(Linux)
-            // On Linux the calling thread's alone (who 0), not the process's as POSIX has it;
-            // relative to the importer's own (a `nice`d import stays below what it was given).
-            let which = __priority_which_t(PRIO_PROCESS.rawValue)
-            errno = 0
-            let current = getpriority(which, 0)
-            if errno == 0 { _ = setpriority(which, 0, min(current + Self.niceness, 19)) }
-            #endif
-        } else {
-            condition.lock()
-            while loweredRunning { condition.wait() }
-            let ended = workerDone
-            condition.unlock()
-            if ended { return }
-        }
-        if lowered {
-            do {
-                for row in existing {
-                    var name = row.name
-                    try name.withUTF8 { name in try write(row.rowid, name: name) }
-                }
-            } catch { failure = error }
-        }
+    /// failure in `succeeded`).
+    private func work(existing: [(rowid: Int64, name: String)]) {
+        var failure: Error?
+        do {
+            for row in existing {
+                var name = row.name
+                try name.withUTF8 { name in try write(row.rowid, name: name) }
+            }
+        } catch { failure = error }
         while true {
             condition.lock()
             while batches.isEmpty && !inputDone && !abandoned && !stopped { condition.wait() }
-            if lowered && inputDone {
-                loweredRunning = false
-                condition.broadcast()
-                condition.unlock()
-                return
-            }
             if abandoned || stopped || batches.isEmpty {
                 let finish = !abandoned && !stopped
                 condition.unlock()
@@ -233,7 +196,6 @@ final class SideSearchIndex: @unchecked Sendable {
                 signal {
                     result = outcome
                     workerDone = true
-                    loweredRunning = false
                 }
                 return
             }
