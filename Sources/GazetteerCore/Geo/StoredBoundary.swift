@@ -13,16 +13,11 @@ package struct StoredBoundary: Sendable {
         var start: Int32, end: Int32
     }
 
-    private struct Part: Sendable {
-        var minX: Double, minY: Double, maxX: Double, maxY: Double
-        var ringStart: Int32, ringEnd: Int32
-    }
-
     private let bytes: [UInt8]
     /// Where the points start in `bytes` (8 bytes each: longitude, latitude as Int32 × 10⁷).
     private let offset: Int
     private let rings: [Ring]
-    private let parts: [Part]
+    private let parts: [PolygonIndex.Part]
     /// How many points in all (the index's size, for callers weighing a build).
     package let pointCount: Int
 
@@ -41,14 +36,14 @@ package struct StoredBoundary: Sendable {
         guard let (ringCounts, pointCounts, offset) = try? MultiPolygon.encodedLayout(bytes) else { return nil }
         var rings: [Ring] = []
         rings.reserveCapacity(pointCounts.count)
-        var parts: [Part] = []
+        var parts: [PolygonIndex.Part] = []
         parts.reserveCapacity(ringCounts.count)
         let valid = bytes.withUnsafeBytes { raw -> Bool in
             var at = offset
             var filled: Int32 = 0
             var r = 0
             for ringsOfPart in ringCounts {
-                var part = Part(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity,
+                var part = PolygonIndex.Part(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity,
                                 ringStart: Int32(r), ringEnd: Int32(r + ringsOfPart))
                 for _ in 0..<ringsOfPart {
                     let n = pointCounts[r]
@@ -112,15 +107,14 @@ package struct StoredBoundary: Sendable {
             @inline(__always) func int(_ at: UnsafeRawPointer) -> Int32 {
                 Int32(bitPattern: UInt32(littleEndian: at.loadUnaligned(as: UInt32.self)))
             }
-            return rings.withUnsafeBufferPointer { rings in
-                for part in parts {
-                    if x < part.minX || x > part.maxX || y < part.minY || y > part.maxY { continue }
-                    var inside = false
-                    for r in Int(part.ringStart)..<Int(part.ringEnd) {
-                        let ring = rings[r]
-                        if x < ring.minX || x > ring.maxX || y < ring.minY || y > ring.maxY { continue }
-                        var at = points + 8 &* Int(ring.start)
-                        let end = points + 8 &* Int(ring.end)
+            return parts.withUnsafeBufferPointer { parts in
+                rings.withUnsafeBufferPointer { rings in
+                    PolygonIndex.evenOdd(x, y, parts: parts, ringBox: { r in
+                        (rings[r].minX, rings[r].minY, rings[r].maxX, rings[r].maxY)
+                    }, crossesOddly: { r in
+                        var at = points + 8 &* Int(rings[r].start)
+                        let end = points + 8 &* Int(rings[r].end)
+                        var odd = false
                         var wasAbove = int(at + 4) >= above
                         at += 8
                         while true {
@@ -131,18 +125,16 @@ package struct StoredBoundary: Sendable {
                             } else {
                                 while at < end && int(at + 4) < above { at += 8 }
                             }
-                            if at >= end { break }
+                            if at >= end { return odd }
                             // The index's test of that edge, on the same `Double`s.
                             let xi = Self.degrees(int(at - 8)), yi = Self.degrees(int(at - 4))
                             let xj = Self.degrees(int(at)), yj = Self.degrees(int(at + 4))
-                            if x < (xj - xi) * (y - yi) / (yj - yi) + xi { inside.toggle() }
+                            if x < (xj - xi) * (y - yi) / (yj - yi) + xi { odd.toggle() }
                             wasAbove.toggle()
                             at += 8
                         }
-                    }
-                    if inside { return true }
+                    })
                 }
-                return false
             }
         }
     }
