@@ -4,7 +4,10 @@ import Gazetteer
 import GazetteerAMap
 
 extension GazetteerCommand.Reverse {
-    /// Answers lines in blocks, each block spread over all cores, written in input order.
+    /// Answers lines in blocks, each block's slices spread over all cores, written in input
+    /// order. Two blocks are in flight: the next block's slices are queued before the
+    /// current one's are written, so no core waits at a block's end for the slowest slice, nor
+    /// while the answers are written and the next lines read.
     func runBatch(_ repository: Repository, path: String) throws -> Int {
         let input = try Self.openBatchInput(path)
         let system = query.coordsys
@@ -23,18 +26,29 @@ extension GazetteerCommand.Reverse {
         var failed = 0
         var lineNumber = 0
         let blockSize = 16_384
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        // Each slice's JSON lines, and how many of them are failures. The buffers are kept
-        // from block to block: fresh ones would cost their page faults again.
-        nonisolated(unsafe) let results = UnsafeMutableBufferPointer<(text: SplicedOutput, failed: Int)>.allocate(capacity: cores * 4)
-        results.initialize(repeating: (SplicedOutput(), 0))
-        defer {
-            _ = results.deinitialize()
-            results.deallocate()
+        let slicesPerBlock = ProcessInfo.processInfo.activeProcessorCount * 4
+        // Their buffers are kept from block to block: fresh ones would cost their page faults again.
+        let blocks = (0..<2).map { _ in BatchBlock(slices: slicesPerBlock) }
+        var inFlight: [BatchBlock] = []
+        let slices = DispatchGroup()
+        // No slice outlives this call: each reads its block, and a write's failure ends the batch.
+        defer { slices.wait() }
+
+        /// Writes the oldest block in flight as its slices finish, in order.
+        func writeOldest() throws {
+            let block = inFlight.removeFirst()
+            for i in 0..<block.sliceCount {
+                block.done[i].wait()
+                failed += block.results[i].failed
+                try WholeWrite.check(block.results[i].text.write(to: STDOUT_FILENO), what: "the answers")
+            }
         }
+
+        var started = 0
         while true {
             let lines = reader.next(blockSize)
             if lines.isEmpty { break }
+            if inFlight.count == blocks.count { try writeOldest() }
             if !listsPOIs {
                 // The first block of a file says about how many points the batch holds: enough
                 // to build the cells before any point rather than after many.
@@ -44,28 +58,81 @@ extension GazetteerCommand.Reverse {
                 }
                 repository.prepareBatch(expected)
             }
-            let first = lineNumber + 1
-            let slices = max(1, min(cores * 4, lines.count))
-            reader.buffer.withUnsafeBufferPointer { buffer in
-                nonisolated(unsafe) let bytes = buffer  // read only, while the reader waits
-                DispatchQueue.concurrentPerform(iterations: slices) { slice in
-                    let range = (slice * lines.count / slices)..<((slice + 1) * lines.count / slices)
-                    var buffer = results[slice].text
-                    results[slice].text = SplicedOutput()
-                    buffer.removeAll()
-                    var batch = BatchSlice(lines: lines[range], in: bytes, firstLine: first, into: consume buffer)
-                    results[slice] = listsPOIs
-                        ? batch.answer(repository: repository, system: system, radius: radius, limit: limit)
-                        : batch.place(repository: repository, radius: radius, limit: limit, workers: workers)
+            let block = blocks[started % blocks.count]
+            started += 1
+            block.take(lines, from: reader.buffer, firstLine: lineNumber + 1)
+            lineNumber += lines.count
+            inFlight.append(block)
+            for slice in 0..<block.sliceCount {
+                DispatchQueue.global().async(group: slices) {
+                    block.run(slice) { batch in
+                        listsPOIs
+                            ? batch.answer(repository: repository, system: system, radius: radius, limit: limit)
+                            : batch.place(repository: repository, radius: radius, limit: limit, workers: workers)
+                    }
                 }
             }
-            lineNumber += lines.count
-            for i in 0..<slices {
-                failed += results[i].failed
-                try WholeWrite.check(results[i].text.write(to: STDOUT_FILENO), what: "the answers")
-            }
         }
+        while !inFlight.isEmpty { try writeOldest() }
+        // The process ends with this batch: its threads' memos and lines, and the boundaries'
+        // indexes the repository keeps, are left to the exit, not freed one by one (thousands
+        // of allocations, some 10 ms on one core after the last line is written).
+        _ = Unmanaged.passRetained(workers)
+        repository.keepCachesUntilExit()
         return failed
+    }
+}
+
+/// One block of a batch's lines: its bytes (copied from the reader, which reuses its buffer for
+/// the next block while this one is answered), its slices' answers, and a signal per slice
+/// when its answers are ready. Reused for a later block once written.
+private final class BatchBlock: @unchecked Sendable {
+    private let slicesMost: Int
+    private(set) var sliceCount = 0
+    private var bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 20)
+    private var lines: [Range<Int>] = []
+    private var firstLine = 0
+    /// Each slice's JSON lines, and how many of them are failures.
+    let results: UnsafeMutableBufferPointer<(text: SplicedOutput, failed: Int)>
+    let done: [DispatchSemaphore]
+
+    init(slices: Int) {
+        slicesMost = slices
+        results = .allocate(capacity: slices)
+        results.initialize(repeating: (SplicedOutput(), 0))
+        done = (0..<slices).map { _ in DispatchSemaphore(value: 0) }
+    }
+
+    deinit {
+        _ = results.deinitialize()
+        results.deallocate()
+        bytes.deallocate()
+    }
+
+    /// Takes `lines` (ranges of `buffer`) as this block's, numbered from `firstLine`.
+    func take(_ lines: [Range<Int>], from buffer: [UInt8], firstLine: Int) {
+        let end = lines.last?.upperBound ?? 0
+        if end > bytes.count {
+            bytes.deallocate()
+            bytes = .allocate(capacity: end)
+        }
+        if end > 0 {
+            buffer.withUnsafeBufferPointer { b in UnsafeMutableRawPointer(bytes.baseAddress!).copyMemory(from: b.baseAddress!, byteCount: end) }
+        }
+        self.lines = lines
+        self.firstLine = firstLine
+        sliceCount = max(1, min(slicesMost, lines.count))
+    }
+
+    /// Answers slice `slice` with `answer` into its buffer (kept from the block before), then signals it done.
+    func run(_ slice: Int, _ answer: (inout BatchSlice) -> (text: SplicedOutput, failed: Int)) {
+        let range = (slice * lines.count / sliceCount)..<((slice + 1) * lines.count / sliceCount)
+        var buffer = results[slice].text
+        results[slice].text = SplicedOutput()
+        buffer.removeAll()
+        var batch = BatchSlice(lines: lines[range], in: UnsafeBufferPointer(bytes), firstLine: firstLine, into: consume buffer)
+        results[slice] = answer(&batch)
+        done[slice].signal()
     }
 }
 
@@ -89,7 +156,7 @@ private final class BatchWorkers: @unchecked Sendable {
 }
 
 /// One slice of a block: its lines parsed, answered, and written as JSON lines in order.
-private struct BatchSlice {
+fileprivate struct BatchSlice {
     private let lines: ArraySlice<Range<Int>>
     private let firstLine: Int
     private var points: [Coordinate] = []

@@ -31,6 +31,12 @@ public final class Repository: Sendable {
         _ = try Schema.open(path: path, mode: .readWrite)
     }
 
+    /// Keeps what the queries cached (regions, boundaries' indexes, cells) for the rest of the
+    /// process, even once the repository is dropped: a command about to exit need not free them.
+    package func keepCachesUntilExit() {
+        _ = Unmanaged.passRetained(regions)
+    }
+
     /// Runs `body` with a pooled connection, turning SQLite failures into `GazetteerError`.
     func read<T>(_ body: (Connection) throws -> T) throws(GazetteerError) -> T {
         do {

@@ -515,6 +515,32 @@ enum CLI {
         }
     }
 
+    /// Blocks are answered two at a time (the next one's queued before the last one is
+    /// written): lines still come out one per input line, in order, each error naming its own
+    /// line, over several blocks.
+    @Test(.tags(.seed), .skippedInFastRuns) func reverseBatchKeepsOrderOverManyBlocks() throws {
+        let fixture = Fixture()
+        let points = ["116.397477,39.908692", "120.1551,30.2741", "113.7518,23.0205", "x", "200,95"]
+        let count = 3 * 16_384 + 1_001
+        var text = ""
+        for i in 0..<count { text += points[i % points.count] + "\n" }
+        let path = fixture.write("points.txt", text)
+        let r = try CLI.seed(["reverse", "--batch", path, "--radius", "0"])
+        #expect(r.status == 1, "\(r.arguments) → \(r.status)")
+        let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        try #require(lines.count == count, "one line per input line, got \(lines.count)")
+        for (i, line) in lines.enumerated() {
+            let ok: Bool
+            switch i % points.count {
+            case 0: ok = line.contains(#""adcode":"110101""#)
+            case 1: ok = line.contains(#""province":"浙江省""#)
+            case 2: ok = line.contains(#""city":"东莞市""#)
+            default: ok = line.contains(#""status":"0""#) && line.contains("line \(i + 1):")
+            }
+            if !ok { Issue.record("line \(i + 1) out of order: \(line.prefix(300))"); break }
+        }
+    }
+
     @Test(.tags(.seed), .skippedInFastRuns) func reverseBatchToAFullDeviceSaysSo() throws {
         guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
         let r = try HostileInputTests.shell(

@@ -78,6 +78,76 @@ import Testing
         same(twoOutOfRange, "two points out of range")
     }
 
+    /// A boundary read in place from its bytes (as a batch tests most districts) gives its
+    /// index's answers and area, and takes exactly the bytes the index takes.
+    @Test func storedBoundaryAnswersAsItsIndex() {
+        let good = Self.sample.encoded()
+        Self.expectSameAnswers(good, "sample")
+        for length in 0..<good.count { Self.expectSameAnswers(Array(good.prefix(length)), "first \(length) bytes") }
+        var open = good; open[good.count - 1] ^= 0x01
+        Self.expectSameAnswers(open, "open ring")
+        var outOfRange = good; outOfRange.replaceSubrange(32..<36, with: [0xFF, 0xFF, 0xFF, 0x7F])
+        Self.expectSameAnswers(outOfRange, "out of range")
+        // A square with a square hole, and a ring whose vertices sit on the probes' latitudes.
+        let holed = try! MultiPolygon(wkt: "POLYGON((100 30,101 30,101 31,100 31,100 30),(100.25 30.25,100.75 30.25,100.75 30.75,100.25 30.75,100.25 30.25))")
+        Self.expectSameAnswers(holed.encoded(), "holed")
+        let zigzag = try! MultiPolygon(wkt: "POLYGON((110 20,110.1 20.5,110.2 20,110.3 20.5,110.4 20,110.4 21,110 21,110 20))")
+        Self.expectSameAnswers(zigzag.encoded(), "zigzag")
+    }
+
+    /// A region's shape answers the same read in place and, once tested often enough, through
+    /// the index it then builds.
+    @Test func shapeAnswersAlikeBeforeAndAfterItsIndex() throws {
+        let bytes = try MultiPolygon(wkt: "POLYGON((100 30,101 30,101 31,100 31,100 30),(100.25 30.25,100.75 30.25,100.75 30.75,100.25 30.75,100.25 30.25))").encoded()
+        let shape = RegionCache.Shape(stored: try #require(StoredBoundary(bytes)))
+        let index = try PolygonIndex(encoded: bytes)
+        for i in 0..<(3 * RegionCache.Shape.testsBeforeIndex) {
+            let p = Coordinate(longitude: 99.9 + Double(i) * 0.0131, latitude: 30.2 + Double(i % 7) * 0.1)
+            #expect(shape.contains(p) == index.contains(longitude: p.longitude, latitude: p.latitude), "test \(i + 1)")
+        }
+        #expect(shape.area == index.area)
+        #expect(shape.distanceToBoundary(from: Coordinate(longitude: 100.5, latitude: 30.2), within: 60_000)
+            == index.distanceToBoundary(longitude: 100.5, latitude: 30.2, within: 60_000))
+    }
+
+    /// `StoredBoundary(bytes)` is made exactly when `PolygonIndex(encoded:)` takes `bytes`, and
+    /// then answers `contains` as the index does at vertices, at their edges' middles, on their
+    /// latitudes beside them, and at points spread over and around its box, with the index's
+    /// area, bit for bit.
+    static func expectSameAnswers(_ bytes: [UInt8], _ what: String) {
+        let index = try? PolygonIndex(encoded: bytes)
+        let stored = StoredBoundary(bytes)
+        #expect((index == nil) == (stored == nil), "\(what)")
+        guard let index, let stored else { return }
+        #expect(stored.area.bitPattern == index.area.bitPattern, "\(what)")
+        #expect(stored.pointCount == index.xs.count, "\(what)")
+        var probes: [(Double, Double)] = []
+        let xs = index.xs, ys = index.ys
+        // Some 60 vertices of a large boundary (every one of a small), and their edges.
+        for k in stride(from: 0, to: xs.count, by: max(1, xs.count / 60)) {
+            probes.append((xs[k], ys[k]))
+            probes.append((xs[k] + 1e-7, ys[k]))
+            probes.append((xs[k] - 1e-7, ys[k]))
+            if k + 1 < xs.count {
+                probes.append(((xs[k] + xs[k + 1]) / 2, (ys[k] + ys[k + 1]) / 2))
+                probes.append(((xs[k] + xs[k + 1]) / 2, ys[k].nextUp))
+                probes.append(((xs[k] + xs[k + 1]) / 2, ys[k].nextDown))
+            }
+        }
+        let b = index.bounds
+        for i in 0...12 {
+            for j in 0...12 {
+                let x = b.minLongitude - 0.01 + (b.maxLongitude - b.minLongitude + 0.02) * Double(i) / 12
+                let y = b.minLatitude - 0.01 + (b.maxLatitude - b.minLatitude + 0.02) * Double(j) / 12
+                probes.append((x, y))
+            }
+        }
+        let differing = probes.filter { x, y in
+            Coordinate(longitude: x, latitude: y).isValid && stored.contains(longitude: x, latitude: y) != index.contains(longitude: x, latitude: y)
+        }
+        #expect(differing.isEmpty, "\(what): \(differing.prefix(3))")
+    }
+
     /// `PolygonIndex(encoded:)` of `bytes` is `PolygonIndex(polygons:)` of what `MultiPolygon(encoded:)`
     /// decodes (the same arrays, box and area), or both refuse `bytes` with the same error.
     static func expectSameIndex(_ bytes: [UInt8], _ what: String) {

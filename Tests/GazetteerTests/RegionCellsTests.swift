@@ -19,6 +19,16 @@ import Testing
         for (code, blob) in blobs { EncodingTests.expectSameIndex(blob, "region \(code)") }
     }
 
+    /// Every boundary of the seed read in place (as a batch tests most districts) answers as
+    /// its index does, beside every vertex and over its box, with the same area.
+    @Test func everySeedBoundaryReadInPlaceAnswersAsItsIndex() throws {
+        let blobs = try SeedDatabase.repository.read { db in
+            try db.makeStatement("SELECT code, boundary FROM region WHERE boundary IS NOT NULL").rows([]) { ($0.int64(0), $0.blob(1)) }
+        }
+        #expect(blobs.count > 3_000)
+        for (code, blob) in blobs { EncodingTests.expectSameAnswers(blob, "region \(code)") }
+    }
+
     let repo = SeedDatabase.repository
 
     /// Points uniform in 98–122°E, 22–42°N (a fixed sequence), as GPS traces over China,

@@ -314,35 +314,52 @@ package struct PolygonIndex: Sendable {
                     edges.withUnsafeBufferPointer { edges in
                         xs.withUnsafeBufferPointer { xs in
                             ys.withUnsafeBufferPointer { ys in
-                                for part in parts {
-                                    if x < part.minX || x > part.maxX || y < part.minY || y > part.maxY { continue }
-                                    var inside = false
-                                    for r in Int(part.ringStart)..<Int(part.ringEnd) {
-                                        let ring = rings[r]
-                                        // Outside a ring's box the ray crosses it an even number of times.
-                                        if x < ring.minX || x > ring.maxX || y < ring.minY || y > ring.maxY { continue }
-                                        var b = Int((y - ring.minY) * ring.invBandHeight)
-                                        if b >= Int(ring.bandCount) { b = Int(ring.bandCount) - 1 }
-                                        let from = Int(bandStarts[Int(ring.bandBase) + b])
-                                        let to = Int(bandStarts[Int(ring.bandBase) + b + 1])
-                                        for e in from..<to {
-                                            let i = Int(edges[e])
-                                            let yi = ys[i], yj = ys[i + 1]
-                                            if (yi > y) != (yj > y) {
-                                                let xi = xs[i], xj = xs[i + 1]
-                                                if x < (xj - xi) * (y - yi) / (yj - yi) + xi { inside.toggle() }
-                                            }
+                                Self.evenOdd(x, y, parts: parts, ringBox: { r in
+                                    (rings[r].minX, rings[r].minY, rings[r].maxX, rings[r].maxY)
+                                }, crossesOddly: { r in
+                                    let ring = rings[r]
+                                    var b = Int((y - ring.minY) * ring.invBandHeight)
+                                    if b >= Int(ring.bandCount) { b = Int(ring.bandCount) - 1 }
+                                    let from = Int(bandStarts[Int(ring.bandBase) + b])
+                                    let to = Int(bandStarts[Int(ring.bandBase) + b + 1])
+                                    var odd = false
+                                    for e in from..<to {
+                                        let i = Int(edges[e])
+                                        let yi = ys[i], yj = ys[i + 1]
+                                        if (yi > y) != (yj > y) {
+                                            let xi = xs[i], xj = xs[i + 1]
+                                            if x < (xj - xi) * (y - yi) / (yj - yi) + xi { odd.toggle() }
                                         }
                                     }
-                                    if inside { return true }
-                                }
-                                return false
+                                    return odd
+                                })
                             }
                         }
                     }
                 }
             }
         }
+    }
+
+    /// The even-odd rule as `contains` applies it (and `StoredBoundary.contains`, which must
+    /// answer the same): a point is inside when some part's rings whose box holds it cross the
+    /// ray from it an odd number of times in all; outside a ring's box the ray crosses it an even
+    /// number of times, so that ring is not read (`crossesOddly`).
+    @inline(__always)
+    static func evenOdd(_ x: Double, _ y: Double, parts: UnsafeBufferPointer<Part>,
+                        ringBox: (Int) -> (minX: Double, minY: Double, maxX: Double, maxY: Double),
+                        crossesOddly: (Int) -> Bool) -> Bool {
+        for part in parts {
+            if x < part.minX || x > part.maxX || y < part.minY || y > part.maxY { continue }
+            var inside = false
+            for r in Int(part.ringStart)..<Int(part.ringEnd) {
+                let box = ringBox(r)
+                if x < box.minX || x > box.maxX || y < box.minY || y > box.maxY { continue }
+                if crossesOddly(r) { inside.toggle() }
+            }
+            if inside { return true }
+        }
+        return false
     }
 
     /// `distanceToBoundary`, exact when it is at most `limit` metres, and +∞ otherwise: reverse

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import GazetteerSQLite
 import GazetteerSupport
+import Synchronization
 
 /// Regions, their decoded boundaries and town centres, loaded on first use and kept: a
 /// reverse geocode then costs an R*Tree look-up and a few point-in-polygon tests, not a
@@ -311,24 +312,82 @@ package final class RegionCache: Sendable {
         return e
     }
 
-    /// A boundary as reverse geocoding reads it: its point-in-polygon index alone, built straight
-    /// from the stored bytes (`PolygonIndex(encoded:)`). A batch builds thousands; the polygons
-    /// themselves (`shape`) would double their memory and page faults and are not read.
+    /// A boundary as reverse geocoding reads it: tested in place on its stored bytes
+    /// (`StoredBoundary`) until it has been tested often enough to be worth its point-in-polygon
+    /// index, then through the index (`PolygonIndex(encoded:)`), built once by the thread whose
+    /// test reaches that count while the others go on reading in place. A batch tests most
+    /// districts a few times each: their indexes cost more to build, and to read cold, than
+    /// those tests. The polygons themselves (`shape`) are never made here.
     package final class Shape: Sendable {
-        package let index: PolygonIndex
-        package init(_ index: PolygonIndex) { self.index = index }
+        /// The bytes read in place (none: the index was built at once).
+        private let stored: StoredBoundary
+        /// Tests made so far without the index.
+        private let scans = Atomic<Int>(0)
+        /// The index once built: the address of a retained `Built`, released with the shape (0: none yet).
+        private let built: Atomic<Int>
 
-        /// `MultiPolygon.contains`, reading the index in place: called on the shape held by
-        /// the cache, it would otherwise be copied (every array retained and released).
-        package func contains(_ p: Coordinate) -> Bool { index.contains(longitude: p.longitude, latitude: p.latitude) }
+        private final class Built: Sendable {
+            let index: PolygonIndex
+            init(_ index: PolygonIndex) { self.index = index }
+            /// Reads the index in place: `built.index.contains` would copy it (every array retained and released).
+            func contains(_ p: Coordinate) -> Bool { index.contains(longitude: p.longitude, latitude: p.latitude) }
+        }
 
-        /// `MultiPolygon.distanceToBoundary(from:within:)`.
+        /// Tests read in place before the index is built. Reading a ring's points in order costs
+        /// a few instructions a point; building its index some 150, and reading it cold after
+        /// misses the caches: past about this many tests the index is cheaper.
+        package static let testsBeforeIndex = 8
+
+        package init(_ index: PolygonIndex) {
+            stored = StoredBoundary()
+            built = Atomic(Int(bitPattern: Unmanaged.passRetained(Built(index)).toOpaque()))
+        }
+
+        /// A boundary to read in place, its index built on the `testsBeforeIndex`th test.
+        package init(stored: StoredBoundary) {
+            self.stored = stored
+            built = Atomic(0)
+        }
+
+        deinit {
+            if let b = UnsafeRawPointer(bitPattern: built.load(ordering: .acquiring)) { Unmanaged<Built>.fromOpaque(b).release() }
+        }
+
+        private var builtIndex: Built? {
+            UnsafeRawPointer(bitPattern: built.load(ordering: .acquiring)).map { Unmanaged<Built>.fromOpaque($0).takeUnretainedValue() }
+        }
+
+        /// The point-in-polygon index, built now if it was not yet.
+        package var index: PolygonIndex { indexNow().index }
+
+        private func indexNow() -> Built {
+            if let b = builtIndex { return b }
+            // `StoredBoundary(_:)` took only bytes the index takes.
+            guard let index = try? stored.index() else { preconditionFailure("a stored boundary the index refuses") }
+            let mine = Unmanaged.passRetained(Built(index))
+            let (exchanged, theirs) = built.compareExchange(expected: 0, desired: Int(bitPattern: mine.toOpaque()), ordering: .acquiringAndReleasing)
+            if exchanged { return mine.takeUnretainedValue() }
+            // Another thread's came first (the same index).
+            mine.release()
+            return Unmanaged<Built>.fromOpaque(UnsafeRawPointer(bitPattern: theirs)!).takeUnretainedValue()
+        }
+
+        /// `MultiPolygon.contains`, the same answer read in place or through the index.
+        package func contains(_ p: Coordinate) -> Bool {
+            if let b = builtIndex { return b.contains(p) }
+            // One thread builds (the one whose test is the count's); the others read in place meanwhile.
+            if scans.wrappingAdd(1, ordering: .relaxed).oldValue == Self.testsBeforeIndex { return indexNow().contains(p) }
+            return stored.contains(longitude: p.longitude, latitude: p.latitude)
+        }
+
+        /// `MultiPolygon.distanceToBoundary(from:within:)` (through the index: only points in
+        /// slivers between boundaries ask).
         package func distanceToBoundary(from p: Coordinate, within limit: Double) -> Double {
             index.distanceToBoundary(longitude: p.longitude, latitude: p.latitude, within: limit)
         }
 
-        /// `MultiPolygon.area`.
-        package var area: Double { index.area }
+        /// `MultiPolygon.area`, from the stored bytes when kept (the same arithmetic as the index's).
+        package var area: Double { stored.pointCount > 0 ? stored.area : index.area }
     }
 
     /// Region `code`'s boundary as polygons (district outlines, maps), decoded on first use and kept.
@@ -347,7 +406,8 @@ package final class RegionCache: Sendable {
     package func boxedShape(_ code: Int64, _ db: Connection) throws -> Shape? {
         if let s = cached(db, { $0.pointee.shapes[code] }) { return s }
         guard let blob = try boundary(code, db) else { return nil }
-        let shape = Shape(try PolygonIndex(encoded: blob))
+        // Bytes the index would refuse are refused by it, with its reason.
+        let shape = try StoredBoundary(blob).map { Shape(stored: $0) } ?? Shape(PolygonIndex(encoded: blob))
         keep(db) { $0.shapes[code] = shape }
         return shape
     }
