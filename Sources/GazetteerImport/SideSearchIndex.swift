@@ -37,8 +37,12 @@ final class SideSearchIndex: @unchecked Sendable {
 
     private static let table = "poi_fts"
     private static let batchSize = 256
-    /// Batches the index thread may lag behind (262,144 names, about 8 MB).
+    /// Batches the index thread may lag behind (262,144 names, about 8 MB)...
     private static let capacity = 1_024
+    /// ...and bytes of names: a name's length has no bound, and a batch is handed over early
+    /// once its names pass a MiB.
+    private static let capacityBytes = 64 << 20
+    private static let batchBytes = 1 << 20
 
     /// The names of a run of new POIs, whose rowids follow on from `firstRowid`: one buffer, not
     /// a string each (made on the reading thread, freed on the index thread).
@@ -46,7 +50,7 @@ final class SideSearchIndex: @unchecked Sendable {
         var firstRowid: Int64 = 0
         var bytes: [UInt8] = []
         /// Where each name ends in `bytes`.
-        var ends: [Int32] = []
+        var ends: [Int] = []
 
         var count: Int { ends.count }
 
@@ -57,7 +61,7 @@ final class SideSearchIndex: @unchecked Sendable {
 
         /// The bytes of the `k`th name.
         func name(_ k: Int, in all: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-            UnsafeBufferPointer(rebasing: all[(k == 0 ? 0 : Int(ends[k - 1]))..<Int(ends[k])])
+            UnsafeBufferPointer(rebasing: all[(k == 0 ? 0 : ends[k - 1])..<ends[k]])
         }
     }
 
@@ -73,6 +77,7 @@ final class SideSearchIndex: @unchecked Sendable {
     // Guarded by `condition`.
     private let condition = NSCondition()
     private var batches: [Names] = []
+    private var queuedBytes = 0
     private var inputDone = false
     private var abandoned = false
     private var stopped = false
@@ -120,8 +125,8 @@ final class SideSearchIndex: @unchecked Sendable {
         let rowid = nextRowid
         if pending.count == 0 { pending.firstRowid = rowid }
         pending.bytes.append(contentsOf: name.utf8)
-        pending.ends.append(Int32(truncatingIfNeeded: pending.bytes.count))
-        if pending.count == Self.batchSize {
+        pending.ends.append(pending.bytes.count)
+        if pending.count == Self.batchSize || pending.bytes.count >= Self.batchBytes {
             guard hand(pending) else {
                 refused = true
                 pending = Names()
@@ -140,9 +145,10 @@ final class SideSearchIndex: @unchecked Sendable {
     private func hand(_ batch: Names) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while batches.count >= Self.capacity && !abandoned && !stopped { condition.wait() }
+        while (batches.count >= Self.capacity || queuedBytes >= Self.capacityBytes) && !abandoned && !stopped { condition.wait() }
         if abandoned || stopped { return false }
         batches.append(batch)
+        queuedBytes += batch.bytes.count
         condition.broadcast()
         return true
     }
@@ -152,6 +158,7 @@ final class SideSearchIndex: @unchecked Sendable {
         signal {
             abandoned = true
             batches.removeAll()
+            queuedBytes = 0
         }
     }
 
@@ -200,6 +207,7 @@ final class SideSearchIndex: @unchecked Sendable {
                 return
             }
             let batch = batches.removeFirst()
+            queuedBytes -= batch.bytes.count
             condition.broadcast()
             condition.unlock()
             guard failure == nil else { continue }

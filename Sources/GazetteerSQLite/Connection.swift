@@ -213,7 +213,10 @@ package final class Connection: @unchecked Sendable {
     /// without committing: for a connection that would otherwise wait idle before a commit.
     package func writeChangedPages() throws(SQLiteError) {
         let rc = sqlite3_db_cacheflush(handle)
-        if rc != SQLITE_OK { throw error(rc, sql: nil) }
+        // It sets no message of its own (the connection's would say "not an error").
+        if rc != SQLITE_OK {
+            throw SQLiteError(code: rc, message: "could not write the transaction's changed pages to the WAL: \(String(cString: sqlite3_errstr(rc)))")
+        }
     }
 
     /// Most statements a connection keeps prepared. Call sites cache only SQL of fixed text, so

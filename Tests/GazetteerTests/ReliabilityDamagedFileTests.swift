@@ -18,11 +18,19 @@ import Testing
         #expect(!text.lowercased().contains("delete it"), "advises deleting: \(text)", sourceLocation: sourceLocation)
     }
 
+    /// The page size a database file's header gives (1 stands for 65,536).
+    static func pageSize(_ data: Data) -> Int {
+        let size = Int(data[data.startIndex + 16]) << 8 | Int(data[data.startIndex + 17])
+        return size == 1 ? 65_536 : size
+    }
+
     @Test(.tags(.fast)) func truncatedDatabase() throws {
         let fixture = try cleanFixture()
         let data = try Data(contentsOf: URL(fileURLWithPath: fixture.database))
-        #expect(data.count > 20_480)
-        let path = fixture.write("truncated.sqlite", data.prefix(10_240))
+        // Two and a half pages: page 1 whole, later pages missing.
+        let cut = Self.pageSize(data) * 5 / 2
+        #expect(data.count > 2 * cut)
+        let path = fixture.write("truncated.sqlite", data.prefix(cut))
         for open in [{ _ = try Repository(path: path) }, { _ = try Importer(path: path) }] {
             let error = gazetteerError(open)
             guard case .damaged(_, let reason)? = error else {
@@ -116,7 +124,8 @@ import Testing
         let path: String
         switch kind {
         case "truncated":
-            path = fixture.write("t.sqlite", try Data(contentsOf: URL(fileURLWithPath: fixture.database)).prefix(10_240))
+            let data = try Data(contentsOf: URL(fileURLWithPath: fixture.database))
+            path = fixture.write("t.sqlite", data.prefix(Self.pageSize(data) * 5 / 2))
         case "random":
             path = fixture.write("r.sqlite", Data((0..<4096).map { _ in UInt8.random(in: 0...255) }))
         case "empty":

@@ -76,6 +76,25 @@ import Testing
         #expect(try Self.answers(aside.database) == (try Self.answers(rowByRow.database)))
     }
 
+    /// Names long enough that a batch is handed over by its bytes, not its count (and short
+    /// ones between): the same index as row by row.
+    @Test func longNamesAnswerAsRowByRow() throws {
+        var text = "id,name,typecode,lng,lat,adcode\n"
+        for i in 0..<40 {
+            let name = i % 3 == 0 ? "长名\(i)" + String(repeating: "咖啡西湖大学", count: 8_000 + i) : "短名\(i)店"
+            text += "L\(i),\(name),050100,120.1,30.2,330106\n"
+        }
+        let aside = Fixture(), rowByRow = Fixture()
+        try Self.seeded(aside)
+        try Self.seeded(rowByRow)
+        let file = aside.write("long.csv", text)
+        #expect(try Self.importInBulk(aside, [file], aside: .always) == .aside)
+        #expect(try Self.importInBulk(rowByRow, [file], aside: .never) == .rowByRow)
+        #expect(try Self.vocabulary(aside.database) == (try Self.vocabulary(rowByRow.database)))
+        #expect(try Self.answers(aside.database) == (try Self.answers(rowByRow.database)))
+        #expect(try Repository(path: aside.database).search("长名39").hits.first?.name.hasPrefix("长名39") == true)
+    }
+
     /// Rows whose rowid the side index could not count on (an id already there, a row rejected
     /// after it was tokenized) send the import back to the row-by-row path mid-file; a row
     /// that does not parse is never tokenized and keeps it aside.
