@@ -707,8 +707,8 @@ private final class ImportRun {
         keptPoints!.append(RTreeBulkLoader.Point(id: rowid, x: poi.location.longitude, y: poi.location.latitude, code: poi.typecodeNumber))
     }
 
-    /// - Parameter tokens: `SearchTokens.index(poi.name)`; nil when
-    ///   the row is in the search index already.
+    /// - Parameter tokens: `SearchTokens.index(poi.name)`; nil when the row is in the search
+    ///   index already.
     private func insertPOIIndexes(rowid: Int64, _ poi: POIRow, tokens: (grams: String, chars: String)?) throws {
         if let tokens { try insertPOITokens(rowid: rowid, tokens) }
         let typecode = poi.typecodeNumber

@@ -19,7 +19,6 @@ package final class Connection: @unchecked Sendable {
 
     package let path: String
     package let mode: Mode
-    private let pageSize: Int?
     /// True when the file was opened with `immutable=1` because it sits where nothing can
     /// write (see `openImmutableIfUnwritable`): no locks, no -wal/-shm files.
     private(set) var isImmutable = false
@@ -41,7 +40,6 @@ package final class Connection: @unchecked Sendable {
     package init(path: String, mode: Mode, pageSize: Int? = nil) throws(SQLiteError) {
         self.path = path
         self.mode = mode
-        self.pageSize = pageSize
         _ = Connection.configured
         try Connection.checkFeatures()
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
@@ -54,11 +52,11 @@ package final class Connection: @unchecked Sendable {
             // writing; say so now rather than at the first write, deep in an import.
             throw SQLiteError(code: SQLITE_READONLY, message: FileDiagnosis.whyNotWritable(path) ?? "SQLite could open it only read-only")
         }
-        try configure()
+        try configure(pageSize: pageSize)
     }
 
     /// Applies the per-connection settings.
-    private func configure() throws(SQLiteError) {
+    private func configure(pageSize: Int?) throws(SQLiteError) {
         try execute("PRAGMA foreign_keys = ON")
         // Reads map the file instead of copying pages through read(2).
         try execute("PRAGMA mmap_size = 1073741824")

@@ -154,13 +154,8 @@ package struct StoredBoundary: Sendable {
         var total = 0.0
         let ky = 110_574.0
         bytes.withUnsafeBytes { raw in
-            let points = raw.baseAddress! + offset
-            @inline(__always) func x(_ k: Int) -> Double {
-                Self.degrees(Int32(bitPattern: UInt32(littleEndian: points.loadUnaligned(fromByteOffset: 8 * k, as: UInt32.self))))
-            }
-            @inline(__always) func y(_ k: Int) -> Double {
-                Self.degrees(Int32(bitPattern: UInt32(littleEndian: points.loadUnaligned(fromByteOffset: 8 * k + 4, as: UInt32.self))))
-            }
+            @inline(__always) func x(_ k: Int) -> Double { Self.degrees(Self.int(raw, offset + 8 * k)) }
+            @inline(__always) func y(_ k: Int) -> Double { Self.degrees(Self.int(raw, offset + 8 * k + 4)) }
             for part in parts {
                 let first = Int(part.ringStart), last = Int(part.ringEnd)
                 guard first < last, rings[first].end > rings[first].start else { continue }
