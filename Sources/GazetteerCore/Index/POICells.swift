@@ -10,6 +10,9 @@ import GazetteerSQLite
 /// Two levels, as the POIs of a country fill a small share of its cells: one bit per block of
 /// 8 × 8 cells, and for each block with a POI one 64-bit word of its cells (found by counting
 /// the set block bits before it). A box larger than a few dozen cells reads the block bits alone.
+/// Above them, one bit per group of 8 × 8 blocks (about 6 km): the block bits of a country are
+/// megabytes, read at random, one cache miss or more per point, while the group bits fit the
+/// processor's cache, and most points of a batch have no POI within a group's reach.
 ///
 /// The POIs' ids and boxes are kept too, block by block (`forEachPOI`): the few points with a
 /// POI near then find the landmark from memory, where the R*Tree query reads its nodes through
@@ -21,6 +24,10 @@ package struct POICells: Sendable {
     private let columns: Int, rows: Int
     /// One bit per block, row by row: the block holds a POI.
     private let blockBits: [UInt64]
+    /// One bit per group of 8 × 8 blocks, row by row: some block of the group holds a POI.
+    private let groupBits: [UInt64]
+    /// Groups across (the block columns over 8, rounded up).
+    private let groupColumns: Int
     /// Per word of `blockBits`: the set bits in the words before it.
     private let ranks: [UInt32]
     /// Per set block, in order: bit `8 · (y mod 8) + (x mod 8)` for cell (x, y).
@@ -60,6 +67,7 @@ package struct POICells: Sendable {
         }
         guard minLng <= maxLng, minLat <= maxLat else {
             (originLng, originLat, cellDegrees, columns, rows, blockBits, ranks, blocks) = (0, 0, 1, 0, 0, [], [], [])
+            (groupBits, groupColumns) = ([], 0)
             (starts, self.ids, self.boxes, cellOf, wideIDs, wideBoxes) = ([0], [], [], [], [], [])
             return
         }
@@ -109,10 +117,19 @@ package struct POICells: Sendable {
             }
         }
         var ranks = HugePages.zeroed(UInt32.self, count: blockBits.count)
+        let groupColumns = (blockColumns + 7) / 8
+        var groupBits = [UInt64](repeating: 0, count: (groupColumns * ((rows / 8 + 7) / 8) + 63) / 64)
         var total = 0
         for (i, word) in blockBits.enumerated() {
             ranks[i] = UInt32(total)
             total += word.nonzeroBitCount
+            var rest = word
+            while rest != 0 {
+                let block = i << 6 | rest.trailingZeroBitCount
+                rest &= rest - 1
+                let group = (block / blockColumns) / 8 * groupColumns + (block % blockColumns) / 8
+                groupBits[group >> 6] |= 1 << UInt64(group & 63)
+            }
         }
         var blocks = HugePages.zeroed(UInt64.self, count: total)
         var starts = [UInt32](repeating: 0, count: total + 1)
@@ -169,6 +186,7 @@ package struct POICells: Sendable {
         (self.starts, self.ids, self.boxes, self.cellOf, self.wideIDs, self.wideBoxes) = (starts, placedIDs, placedBoxes, cellOf, wideIDs, wideBoxes)
         (originLng, originLat, cellDegrees) = (minLng, minLat, c)
         (self.columns, self.rows, self.blockBits, self.ranks, self.blocks) = (columns, rows, blockBits, ranks, blocks)
+        (self.groupBits, self.groupColumns) = (groupBits, groupColumns)
     }
 
     /// False only when no POI's box meets `b`: every cell `b` touches, and one more all round
@@ -183,6 +201,15 @@ package struct POICells: Sendable {
         let x0 = Swift.max(0, Int(lx.rounded(.down)) - 1), x1 = Swift.min(columns - 1, Int(hx.rounded(.down)) + 1)
         let y0 = Swift.max(0, Int(ly.rounded(.down)) - 1), y1 = Swift.min(rows - 1, Int(hy.rounded(.down)) + 1)
         guard x0 <= x1, y0 <= y1 else { return false }
+        // The groups first: most boxes meet one, and none of its blocks holds a POI.
+        var anyGroup = false
+        for gy in (y0 >> 6)...(y1 >> 6) where !anyGroup {
+            for gx in (x0 >> 6)...(x1 >> 6) {
+                let group = gy * groupColumns + gx
+                if groupBits[group >> 6] >> UInt64(group & 63) & 1 != 0 { anyGroup = true; break }
+            }
+        }
+        guard anyGroup else { return false }
         let blockColumns = columns >> 3
         // Block by block: the rows and columns of the box within each block make one mask.
         let large = x1 - x0 > 32 || y1 - y0 > 32
