@@ -298,13 +298,10 @@ package final class RegionCache: Sendable {
     }
 
     package func entry(_ code: Int64, _ db: Connection) throws -> Entry? {
+        // Read with the names (for a geocoder or a large batch): every row, none a query (nil
+        // inside: no such region). Not kept again: a batch's threads met on the write lock.
+        if let stored = cached(db, { s -> Entry?? in s.pointee.rows.map { $0.row(code) } }) { return stored }
         if let e = cached(db, { $0.pointee.entries[code] }) { return e }
-        // Read with the names for a geocoder: every row, none a query (nil inside: no such region).
-        if let stored = cached(db, { s -> Entry?? in s.pointee.rows.map { $0.row(code) } }) {
-            guard let e = stored else { return nil }
-            keep(db) { $0.entries[code] = e }
-            return e
-        }
         guard let e = try db.cachedStatement("SELECT \(RegionRow.columns) FROM region WHERE code = ?")
             .first([.integer(code)], { RegionRow($0) })
         else { return nil }
@@ -347,6 +344,12 @@ package final class RegionCache: Sendable {
         package init(stored: StoredBoundary) {
             self.stored = stored
             built = Atomic(0)
+        }
+
+        /// A stored boundary as `boxedShape` keeps it: bytes the index would refuse are refused
+        /// by it, with its reason.
+        package static func reading(_ blob: [UInt8]) throws -> Shape {
+            try StoredBoundary(blob).map { Shape(stored: $0) } ?? Shape(PolygonIndex(encoded: blob))
         }
 
         deinit {
@@ -406,8 +409,7 @@ package final class RegionCache: Sendable {
     package func boxedShape(_ code: Int64, _ db: Connection) throws -> Shape? {
         if let s = cached(db, { $0.pointee.shapes[code] }) { return s }
         guard let blob = try boundary(code, db) else { return nil }
-        // Bytes the index would refuse are refused by it, with its reason.
-        let shape = try StoredBoundary(blob).map { Shape(stored: $0) } ?? Shape(PolygonIndex(encoded: blob))
+        let shape = try Shape.reading(blob)
         keep(db) { $0.shapes[code] = shape }
         return shape
     }
@@ -564,10 +566,21 @@ package final class RegionCache: Sendable {
         }
         var set = TownSet(centres: list, count: 0, area: nil)
         if !list.isEmpty {
-            set = TownSet(centres: list, count: count, area: try boxedShape(parent, db)?.area)
+            // Only a district with towns of unknown centre reads its area (`TownSet`).
+            set = TownSet(centres: list, count: count, area: list.count >= count ? nil : try area(parent, db))
         }
         keep(db) { $0.towns[parent] = set }
         return set
+    }
+
+    /// Region `code`'s boundary area: as the stored rows give it when a batch has read them
+    /// (`noteRowsBatch`), else from the boundary.
+    private func area(_ code: Int64, _ db: Connection) throws -> Double? {
+        switch rows(db)?.area(code) {
+        case .noBoundary: nil
+        case .area(let a): a
+        case .unknown, nil: try boxedShape(code, db)?.area
+        }
     }
 
     /// Reads every district's towns in one scan once a batch has `regionCellsAfter` points: such

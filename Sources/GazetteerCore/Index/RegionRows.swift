@@ -18,15 +18,31 @@ package struct RegionRows: Sendable {
     /// starts where the one before ends).
     private var ends: [Int32] = []
     private var text: [UInt8] = []
+    /// Per row: its boundary's area in square metres (`RegionCache.Shape.area`), NaN when it has
+    /// no boundary or one that does not decode. A batch names towns by a district's area (the
+    /// reach of `TownSet`), and reading the boundary for it was most of what a new district cost.
+    private var areas: [Double] = []
 
     private static let approximate: UInt8 = 1, boundary: UInt8 = 2, center: UInt8 = 4, box: UInt8 = 8
     private static let short: UInt8 = 16, pinyin: UInt8 = 32, citycode: UInt8 = 64
 
-    /// Every row of `db`'s region table, read as `RegionCache.entry` reads one.
+    /// Every row of `db`'s region table, read as `RegionCache.entry` reads one, and the area of
+    /// each boundary.
     package init(loading db: Connection) throws {
         let rows = try db.cachedStatement("SELECT \(RegionRow.columns) FROM region ORDER BY code")
         defer { rows.reset() }
         while try rows.step() { append(RegionRow(rows)) }
+        areas = [Double](repeating: .nan, count: codes.count)
+        // Both in code order: each boundary's row is found by walking on.
+        var i = 0
+        let boundaries = try db.makeStatement("SELECT code, boundary FROM region WHERE boundary IS NOT NULL ORDER BY code")
+        defer { boundaries.reset() }
+        while try boundaries.step() {
+            let code = boundaries.int64(0)
+            while i < codes.count, codes[i] < code { i += 1 }
+            guard i < codes.count, codes[i] == code else { continue }
+            areas[i] = (try? RegionCache.Shape.reading(boundaries.blob(1)))?.area ?? .nan
+        }
     }
 
     private mutating func append(_ r: RegionRow) {
@@ -53,13 +69,8 @@ package struct RegionRows: Sendable {
 
     /// Region `code`'s row; nil when there is no such region.
     package func row(_ code: Int64) -> RegionRow? {
-        var low = 0, high = codes.count
-        while low < high {
-            let mid = (low + high) / 2
-            if codes[mid] < code { low = mid + 1 } else { high = mid }
-        }
-        guard low < codes.count, codes[low] == code else { return nil }
-        let i = low, f = flags[i]
+        guard let i = index(code) else { return nil }
+        let f = flags[i]
         func string(_ k: Int) -> String {
             let start = i * 4 + k == 0 ? 0 : Int(ends[i * 4 + k - 1]), end = Int(ends[i * 4 + k])
             return text.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
@@ -74,6 +85,30 @@ package struct RegionRows: Sendable {
                 ? BoundingBox(minLongitude: boxes[4 * i], minLatitude: boxes[4 * i + 1], maxLongitude: boxes[4 * i + 2], maxLatitude: boxes[4 * i + 3])
                 : nil,
             hasBoundary: f & Self.boundary != 0)
+    }
+
+    /// What the rows know of a region's boundary area.
+    package enum StoredArea: Equatable {
+        case noBoundary
+        case area(Double)
+        /// No such row, or a boundary that did not decode: ask the boundary.
+        case unknown
+    }
+
+    /// Region `code`'s boundary area, as `RegionCache.Shape.area` gives it.
+    package func area(_ code: Int64) -> StoredArea {
+        guard let i = index(code) else { return .unknown }
+        if flags[i] & Self.boundary == 0 { return .noBoundary }
+        return areas[i].isNaN ? .unknown : .area(areas[i])
+    }
+
+    private func index(_ code: Int64) -> Int? {
+        var low = 0, high = codes.count
+        while low < high {
+            let mid = (low + high) / 2
+            if codes[mid] < code { low = mid + 1 } else { high = mid }
+        }
+        return low < codes.count && codes[low] == code ? low : nil
     }
 
     /// Every district's towns as `RegionCache.noteTownBatch` reads them from the region table:
@@ -93,6 +128,7 @@ package struct RegionRows: Sendable {
 
     package func encode(into w: inout CellsBlobWriter) {
         w.put(codes); w.put(parents); w.put(levels); w.put(flags); w.put(centers); w.put(boxes); w.put(ends); w.put(text)
+        w.put(areas)
     }
 
     /// The rows `encode` wrote; nil for anything that does not fit (counts that disagree,
@@ -100,13 +136,13 @@ package struct RegionRows: Sendable {
     package init?(decoding r: inout CellsBlobReader) {
         guard let codes = r.array(Int64.self), let parents = r.array(Int64.self), let levels = r.array(UInt8.self),
               let flags = r.array(UInt8.self), let centers = r.array(Double.self), let boxes = r.array(Double.self),
-              let ends = r.array(Int32.self), let text = r.array(UInt8.self),
-              levels.count == codes.count, parents.count == codes.count, flags.count == codes.count,
+              let ends = r.array(Int32.self), let text = r.array(UInt8.self), let areas = r.array(Double.self),
+              levels.count == codes.count, areas.count == codes.count, parents.count == codes.count, flags.count == codes.count,
               centers.count == 2 * codes.count, boxes.count == 4 * codes.count, ends.count == 4 * codes.count,
               zip(codes, codes.dropFirst()).allSatisfy({ $0 < $1 }),
               zip([0] + ends, ends).allSatisfy({ $0 <= $1 }), (ends.last ?? 0) <= text.count
         else { return nil }
         (self.codes, self.parents, self.levels, self.flags) = (codes, parents, levels, flags)
-        (self.centers, self.boxes, self.ends, self.text) = (centers, boxes, ends, text)
+        (self.centers, self.boxes, self.ends, self.text, self.areas) = (centers, boxes, ends, text, areas)
     }
 }

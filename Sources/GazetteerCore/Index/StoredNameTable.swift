@@ -7,7 +7,7 @@ import GazetteerSQLite
 /// million instructions: 45,000 rows read and decoded, 200,000 keys marked), and each region
 /// the geocoder meets was a query; reading them back costs a copy.
 package enum StoredNameTable {
-    private static let format: UInt32 = 0x4E41_4D32  // "NAM2"
+    private static let format: UInt32 = 0x4E41_4D33  // "NAM3": the rows with their areas
 
     /// The rules: `NameTable.builder`, the layout, and a hash of the former-name and
     /// functional-zone tables this binary compiles in, whose names the table holds too, so a
