@@ -82,6 +82,25 @@ package struct CellTiles: Sendable, Equatable {
         (self.columns, self.rows, self.tileColumns, self.top, self.tiles) = (columns, rows, tileColumns, top, tiles)
     }
 
+    /// The tiles as kept: per tile its one value or `tiled` | its index, and the cells of the
+    /// tiles that hold more than one (see `init(columns:rows:top:tiles:)`).
+    package var stored: (top: [UInt32], tiles: [UInt16]) { (top, tiles) }
+
+    /// The tiles `stored` gave, as they were kept: read back with two copies, where expanding
+    /// the grid's runs into tiles cost a batch some 40 million instructions before its first
+    /// point. Nil when they do not fit a grid of that size, or a value is not `valid`.
+    package init?(columns: Int, rows: Int, top: [UInt32], tiles: [UInt16], valid: (UInt16) -> Bool) {
+        let side = Self.side
+        guard columns > 0, rows > 0 else { return nil }
+        let tileColumns = (columns + side - 1) / side, tileRows = (rows + side - 1) / side
+        let tileCount = tiles.count / (side * side)
+        guard top.count == tileColumns * tileRows, tiles.count % (side * side) == 0,
+              top.allSatisfy({ $0 & Self.tiled != 0 ? Int($0 & ~Self.tiled) < tileCount : $0 <= UInt32(UInt16.max) && valid(UInt16($0)) }),
+              tiles.allSatisfy(valid)
+        else { return nil }
+        (self.columns, self.rows, self.tileColumns, self.top, self.tiles) = (columns, rows, tileColumns, top, tiles)
+    }
+
     /// The value of cell (`x`, `y`), both within the grid.
     @inline(__always)
     package func value(x: Int, y: Int) -> UInt16 {

@@ -208,32 +208,31 @@ package struct RegionCells: Sendable, Equatable {
 }
 
 extension RegionCells {
-    /// The layout `encoded` writes; a stored blob of any other is not read.
-    private static let blobFormat: UInt32 = 0x5243_4C31
+    /// The layout `encoded` writes: the tiles as kept.
+    private static let blobFormat: UInt32 = 0x5243_4C32
+    /// The layout an earlier importer wrote (the cells as runs along the rows), still read.
+    private static let runsFormat: UInt32 = 0x5243_4C31
 
     /// The cells for `batch_cells` (`StoredBatchCells`): the grid's place and size, the
-    /// answers, and the cells as runs of one value (a row of the grid is a few long runs of sea,
-    /// abroad or one district between its mixed cells), about a twelfth of the plain grid's 15 MiB.
+    /// answers, and the tiles as a batch keeps them (`CellTiles`), about 3 MiB, read back with
+    /// a copy each.
     package var encoded: [UInt8] {
         var w = CellsBlobWriter(format: Self.blobFormat)
         w.put(StoredGrid(originLng: originLng, originLat: originLat, cellDegrees: cellDegrees, columns: columns, rows: rows))
         w.put(answers.map { $0 ?? Int64.min })
-        var values: [UInt16] = [], lengths: [UInt32] = []
-        cells.forEachRun { v, n in
-            var left = n
-            while left > 0 {
-                let length = Swift.min(left, Int(UInt32.max))
-                values.append(v); lengths.append(UInt32(length))
-                left -= length
-            }
-        }
-        w.put(values); w.put(lengths)
+        let (top, tiles) = cells.stored
+        w.put(top); w.put(tiles)
         return w.bytes
     }
 
-    /// The cells `encoded` wrote; nil for a blob of another layout or one that does not add up.
+    /// The cells `encoded` wrote, or an earlier importer's runs; nil for a blob of another
+    /// layout or one that does not add up.
     package init?(encoded blob: BlobReader) {
-        guard var r = CellsBlobReader(blob, format: Self.blobFormat), let g = r.grid(maxCells: Self.maxCells),
+        if let tiled = Self(tiles: blob) {
+            self = tiled
+            return
+        }
+        guard var r = CellsBlobReader(blob, format: Self.runsFormat), let g = r.grid(maxCells: Self.maxCells),
               let answers = r.array(Int64.self), let values = r.array(UInt16.self), let lengths = r.array(UInt32.self), r.isAtEnd,
               g.columns > 0, g.rows > 0, values.count == lengths.count,
               answers.count < Int(Self.mixed), values.allSatisfy({ $0 == Self.mixed || Int($0) <= answers.count })
@@ -252,6 +251,18 @@ extension RegionCells {
                 left -= n
             }
         }
+        self.init(originLng: g.originLng, originLat: g.originLat, cellDegrees: g.cellDegrees, columns: g.columns, rows: g.rows,
+                  cells: cells, answers: answers.map { $0 == Int64.min ? nil : $0 })
+    }
+
+    /// The cells of a blob `encoded` wrote.
+    private init?(tiles blob: BlobReader) {
+        guard var r = CellsBlobReader(blob, format: Self.blobFormat), let g = r.grid(maxCells: Self.maxCells),
+              let answers = r.array(Int64.self), let top = r.array(UInt32.self), let tiles = r.array(UInt16.self), r.isAtEnd,
+              answers.count < Int(Self.mixed),
+              let cells = CellTiles(columns: g.columns, rows: g.rows, top: top, tiles: tiles,
+                                    valid: { $0 == Self.mixed || Int($0) <= answers.count })
+        else { return nil }
         self.init(originLng: g.originLng, originLat: g.originLat, cellDegrees: g.cellDegrees, columns: g.columns, rows: g.rows,
                   cells: cells, answers: answers.map { $0 == Int64.min ? nil : $0 })
     }
