@@ -31,15 +31,15 @@ package struct RegionGrid: Sendable {
         columns = entries.isEmpty ? 0 : Int(((entries.map(\.maxLng).max()! - originLng) / c).rounded(.down)) + 1
         rows = entries.isEmpty ? 0 : Int(((entries.map(\.maxLat).max()! - originLat) / c).rounded(.down)) + 1
         var cells = [[Int32]](repeating: [], count: columns * rows)
-        for (i, e) in entries.enumerated() {
+        // In the order `candidates` gives, so that a box within one cell needs no sort: the
+        // entries placed in that order once, rather than every cell's list sorted.
+        let entries = entries
+        let order = entries.indices.sorted { (entries[$0].level, entries[$0].code) > (entries[$1].level, entries[$1].code) }
+        for i in order {
+            let e = entries[i]
             let (x0, y0) = (Int((e.minLng - originLng) / c), Int((e.minLat - originLat) / c))
             let (x1, y1) = (min(columns - 1, Int((e.maxLng - originLng) / c)), min(rows - 1, Int((e.maxLat - originLat) / c)))
             for y in y0...y1 { for x in x0...x1 { cells[y * columns + x].append(Int32(i)) } }
-        }
-        // In the order `candidates` gives, so that a box within one cell needs no sort.
-        let entries = entries
-        for i in cells.indices {
-            cells[i].sort { (entries[Int($0)].level, entries[Int($0)].code) > (entries[Int($1)].level, entries[Int($1)].code) }
         }
         var starts: [Int32] = [0]
         starts.reserveCapacity(cells.count + 1)
