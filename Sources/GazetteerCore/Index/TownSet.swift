@@ -53,15 +53,24 @@ package struct TownSet: Sendable {
         // Equirectangular distance ranks as the great circle does at town scale, without trigonometry per town.
         let k = cos(p.latitude * .pi / 180)
         var first = (d2: Double.infinity, index: -1), second = Double.infinity
-        for (i, t) in centres.enumerated() {
-            let x = (t.center.longitude - p.longitude) * k, y = t.center.latitude - p.latitude
-            let d2 = x * x + y * y
-            if d2 < first.d2 { second = first.d2; first = (d2, i) } else if d2 < second { second = d2 }
+        centres.withUnsafeBufferPointer { centres in
+            for i in centres.indices {
+                let t = centres[i].center
+                let x = (t.longitude - p.longitude) * k, y = t.latitude - p.latitude
+                let d2 = x * x + y * y
+                if d2 < first.d2 { second = first.d2; first = (d2, i) } else if d2 < second { second = d2 }
+            }
         }
         guard first.index >= 0 else { return nil }
-        let nearest = centres[first.index]
-        guard nearest.center.distance(to: p) <= reach else { return nil }
         if !complete && second.isFinite && first.d2 > Self.margin * Self.margin * second { return nil }
+        // The great circle only where the flat distance is within a tenth of the reach: within
+        // 50 km and 60° of the equator the two differ by under a percent.
+        let flat = first.d2.squareRoot() * (.pi / 180) * Coordinate.earthRadius
+        if abs(p.latitude) < 60 && flat < 50_000 {
+            if flat < 0.9 * reach { return first.index }
+            if flat > 1.1 * reach { return nil }
+        }
+        guard centres[first.index].center.distance(to: p) <= reach else { return nil }
         return first.index
     }
 }
