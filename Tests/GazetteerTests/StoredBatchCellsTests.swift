@@ -35,6 +35,34 @@ import Testing
         }
     }
 
+    /// Cells an earlier importer stored as runs along the rows (format RCL1) are still read,
+    /// as the same cells; a blob of another layout is not.
+    @Test func cellsStoredAsRunsAreRead() throws {
+        let fixture = Fixture()
+        let path = try seedCopy(fixture)
+        let db = try Connection(path: path, mode: .readWrite)
+        let cells = try db.read { try #require(StoredBatchCells.regionCells(db)) }
+        let blob = try #require(try db.makeStatement("SELECT data FROM batch_cells").first([]) { $0.blob(0) })
+        // The grid and answers as stored, then the cells as runs.
+        var at = 4 + 40
+        let answerCount = blob[at..<at + 8].withUnsafeBytes { Int($0.loadUnaligned(as: Int64.self)) }
+        at += 8 + 8 * answerCount
+        var runs = CellsBlobWriter(format: 0x5243_4C31)
+        var values: [UInt16] = [], lengths: [UInt32] = []
+        cells.forEachCellRun { v, n in values.append(v); lengths.append(UInt32(n)) }
+        var bytes = runs.bytes
+        bytes += blob[4..<at]
+        runs = CellsBlobWriter(format: 0)
+        runs.put(values); runs.put(lengths)
+        bytes += runs.bytes.dropFirst(4)
+        try db.makeStatement("UPDATE batch_cells SET data = ?").run([.blob(bytes)])
+        try db.read { #expect(StoredBatchCells.regionCells(db) == cells) }
+        var other = bytes
+        other[0] = 0x33
+        try db.makeStatement("UPDATE batch_cells SET data = ?").run([.blob(other)])
+        try db.read { #expect(StoredBatchCells.regionCells(db) == nil) }
+    }
+
     /// The JSON lines of a batch without POIs on the database at `path`, with the cells made
     /// ready as a large batch makes them.
     func batchLines(_ path: String, _ points: [Coordinate]) throws -> [String] {

@@ -60,6 +60,29 @@ import Testing
         }
     }
 
+    /// The area stored with each row is its boundary's area as a batch read it from the
+    /// boundary (a district's towns' reach), bit for bit; a region without one has none.
+    @Test func everyStoredAreaIsTheBoundarysArea() throws {
+        let db = try Connection(path: SeedDatabase.path, mode: .readOnly)
+        try db.read {
+            let rows = try #require(StoredNameTable.rows(db))
+            let cache = RegionCache()
+            let all = try db.makeStatement("SELECT code, boundary IS NOT NULL FROM region").rows { ($0.int64(0), $0.int(1) != 0) }
+            var areas = 0
+            for (code, hasBoundary) in all {
+                if hasBoundary {
+                    let area = try #require(try cache.boxedShape(code, db)).area
+                    #expect(rows.area(code) == .area(area), "region \(code)")
+                    areas += 1
+                } else {
+                    #expect(rows.area(code) == .noBoundary, "region \(code)")
+                }
+            }
+            #expect(areas > 3_000)
+            #expect(rows.area(330_199) == .unknown)
+        }
+    }
+
     @Test func theGeocoderAnswersTheSameWithAStoredStaleDamagedOrMissingTable() throws {
         let fixture = Fixture()
         let path = try StoredBatchCellsTests().seedCopy(fixture)

@@ -42,6 +42,43 @@ import Testing
         #expect(set.town(at: at(900, 0)) == 2)
     }
 
+    /// The town named is the one the great-circle rule names (the distance to the nearest
+    /// centre within the reach), though most points are decided by the flat distance alone:
+    /// random towns and points at China's latitudes and beyond, many right at the reach.
+    @Test func theFlatShortcutNamesWhatTheGreatCircleNames() {
+        var state: UInt64 = 7
+        func next() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        var decided = 0, atTheReach = 0
+        for round in 0..<400 {
+            let latitude = -70 + 140 * next(), longitude = 180 * next()
+            let centres = (0..<(1 + round % 12)).map { i in
+                RegionCache.TownCentre(code: Int64(i), center: Coordinate(longitude: longitude + 0.2 * next() - 0.1, latitude: latitude + 0.2 * next() - 0.1))
+            }
+            let set = TownSet(centres: centres, count: centres.count * (1 + round % 3), area: 1e7 + 4e8 * next())
+            for _ in 0..<200 {
+                let p = Coordinate(longitude: longitude + 0.3 * next() - 0.15, latitude: latitude + 0.3 * next() - 0.15)
+                // The rule as the great circle alone decides it.
+                let k = cos(p.latitude * .pi / 180)
+                let d2 = set.centres.map { c -> Double in
+                    let x = (c.center.longitude - p.longitude) * k, y = c.center.latitude - p.latitude
+                    return x * x + y * y
+                }
+                let nearest = d2.indices.min { d2[$0] < d2[$1] }!
+                let second = d2.indices.filter { $0 != nearest }.map { d2[$0] }.min() ?? .infinity
+                let distance = set.centres[nearest].center.distance(to: p)
+                let expected = distance <= set.reach && (set.complete || !second.isFinite || d2[nearest] <= TownSet.margin * TownSet.margin * second)
+                    ? nearest : nil
+                #expect(set.townIndex(at: p) == expected, "round \(round), \(p)")
+                if expected != nil { decided += 1 }
+                if abs(distance - set.reach) < 0.05 * set.reach { atTheReach += 1 }
+            }
+        }
+        #expect(decided > 5_000 && atTheReach > 500, "\(decided) named, \(atTheReach) near the reach")
+    }
+
     @Test func noAreaOrNoCentreNamesNothing() {
         #expect(TownSet(centres: [a], count: 3, area: nil).town(at: at(10, 10)) == nil)
         #expect(TownSet(centres: [], count: 3, area: 100e6).town(at: at(10, 10)) == nil)

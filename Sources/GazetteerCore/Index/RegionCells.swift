@@ -199,10 +199,16 @@ package struct RegionCells: Sendable, Equatable {
     /// The answer of each label, label 1 first (`label(_:)`).
     package var labelledAnswers: [Int64?] { answers }
 
+    /// Calls `run` with each run of one cell value along the grid's rows, row after row, as
+    /// a plain array of the cells would give them (the layout an earlier importer stored).
+    package func forEachCellRun(_ run: (_ value: UInt16, _ length: Int) -> Void) {
+        cells.forEachRun(run)
+    }
+
     /// How many cells are pure, of all: how much of the grid answers from memory.
     package var pureShare: Double {
         var pure = 0
-        cells.forEachRun { v, n in if v != Self.mixed { pure += n } }
+        forEachCellRun { v, n in if v != Self.mixed { pure += n } }
         return Double(pure) / Double(columns * rows)
     }
 }
