@@ -21,6 +21,6 @@ if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import cpca, jionlp, 
 fi
 case " $* " in
     *" --gazetteer "*) ;;
-    *) nice swift build -c release --product gazetteer >&2 ;;
+    *) nice swift build -c release --static-swift-stdlib --product gazetteer >&2 ;;
 esac
 exec "$VENV/bin/python" "$ROOT/Scripts/geocode_suites.py" "$@"

@@ -8,7 +8,7 @@ private_cli() {
     local bin="$ROOT/.build/release/gazetteer"
     if [ ! -x "$bin" ] || [ -n "$(find "$ROOT/Sources" "$ROOT/Package.swift" "$ROOT/schema.sql" -newer "$bin" -print -quit 2>/dev/null)" ]; then
         echo "building the release CLI…" >&2
-        (cd "$ROOT" && swift build -c release --product gazetteer) >>"$LOG" 2>&1 \
+        (cd "$ROOT" && swift build -c release --static-swift-stdlib --product gazetteer) >>"$LOG" 2>&1 \
             || { tail -n 30 "$LOG" >&2; die "swift build -c release failed"; }
     fi
     cp -p "$bin" "$OUT/gazetteer"

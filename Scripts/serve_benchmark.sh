@@ -43,9 +43,9 @@ fi
 NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 
 echo "building the release CLI…" >&2
-(cd "$ROOT" && swift build -c release --product gazetteer >/dev/null)
+(cd "$ROOT" && swift build -c release --static-swift-stdlib --product gazetteer >/dev/null)
 BIN="$OUT/gazetteer"
-cp -p "$(cd "$ROOT" && swift build -c release --product gazetteer --show-bin-path)/gazetteer" "$BIN"
+cp -p "$(cd "$ROOT" && swift build -c release --static-swift-stdlib --product gazetteer --show-bin-path)/gazetteer" "$BIN"
 if [ -z "$DB" ]; then
     "$BIN" info >/dev/null   # builds the default database from the seed on first use
     DB="$("$BIN" info --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["path"])')"

@@ -12,7 +12,7 @@ WORK="${1:-$ROOT/bench-out/faults}"
 mkdir -p "$WORK"
 command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -q nginx-light >/dev/null
 echo "building the release CLI…" >&2
-(cd "$ROOT" && swift build -c release --product gazetteer >/dev/null)
-BIN="$(cd "$ROOT" && swift build -c release --product gazetteer --show-bin-path)/gazetteer"
+(cd "$ROOT" && swift build -c release --static-swift-stdlib --product gazetteer >/dev/null)
+BIN="$(cd "$ROOT" && swift build -c release --static-swift-stdlib --product gazetteer --show-bin-path)/gazetteer"
 cp -p "$BIN" "$WORK/gazetteer"
 python3 "$ROOT/Scripts/serve/faults.py" "$WORK/gazetteer" "$ROOT/seed" "$WORK" --nginx "$(command -v nginx || echo /usr/sbin/nginx)"
