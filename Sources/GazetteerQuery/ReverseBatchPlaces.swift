@@ -182,7 +182,8 @@ package final class ReverseBatchPlaces {
                     let slot = slots.slotOfLabel[label]
                     if slot >= 0, slots.unplaced[Int(slot)] { continue }
                 }
-                near[i] = poiCells.mayHold(BoundingBox.around(look.points[i], radius: reach)) ? 2 : 1
+                let p = look.points[i]
+                near[i] = !poiCells.nothingNear(p, metres: reach) && poiCells.mayHold(BoundingBox.around(p, radius: reach)) ? 2 : 1
             }
         }
         return look

@@ -84,6 +84,24 @@ import Testing
         }
     }
 
+    /// `nothingNear` never says so where `mayHold` would find a POI's box, and says so for most
+    /// points far from POIs (points around POIs and over the whole box, at the reaches asked).
+    @Test func poiCellsSayNothingNearOnlyWhereTheBoxHoldsNone() throws {
+        let points = try pointsAroundPOIs() + RegionCellsTests.boxPoints(3_000)
+        try repo.read { db in
+            let cells = try POICells(loading: db)
+            var nothing = 0
+            for (i, p) in points.enumerated() {
+                let metres = [1.0, 102, 1000][i % 3]
+                if cells.nothingNear(p, metres: metres) {
+                    nothing += 1
+                    #expect(!cells.mayHold(BoundingBox.around(p, radius: metres)), "point \(i)")
+                }
+            }
+            #expect(nothing > 1_000)
+        }
+    }
+
     @Test func poiCellsListTheRowsTheRTreeFinds() throws {
         let points = try pointsAroundPOIs()
         try repo.read { db in

@@ -228,6 +228,26 @@ package struct POICells: Sendable {
         return false
     }
 
+    /// True only when `mayHold(BoundingBox.around(p, radius: metres))` is false, read from the
+    /// group bits alone (`p`'s group and the eight around it, which hold that box and the cell
+    /// beyond it all round while `metres` is at most a kilometre, below 80° of latitude); false
+    /// when it cannot tell. A batch asks this of every point: most are answered without the
+    /// box's trigonometry or the block bits.
+    package func nothingNear(_ p: Coordinate, metres: Double) -> Bool {
+        guard columns > 0 else { return true }
+        guard metres <= 1_000, abs(p.latitude) < 80 else { return false }
+        let fx = (p.longitude - originLng) / cellDegrees, fy = (p.latitude - originLat) / cellDegrees
+        guard fx >= 0, fy >= 0, fx < Double(columns), fy < Double(rows) else { return false }
+        let gx = Int(fx) >> 6, gy = Int(fy) >> 6, groupRows = (rows / 8 + 7) / 8
+        for y in Swift.max(0, gy - 1)...Swift.min(groupRows - 1, gy + 1) {
+            for x in Swift.max(0, gx - 1)...Swift.min(groupColumns - 1, gx + 1) {
+                let group = y * groupColumns + x
+                if groupBits[group >> 6] >> UInt64(group & 63) & 1 != 0 { return false }
+            }
+        }
+        return true
+    }
+
     /// Calls `body(id, minX, minY)` for every POI whose R*Tree box meets `b`: the rows the
     /// R*Tree query `min_lng <= maxX AND max_lng >= minX AND min_lat <= maxY AND max_lat >= minY`
     /// gives, with the same values, in another order. False, having called nothing, for a box
