@@ -1,5 +1,6 @@
 import Foundation
 import Gazetteer
+import GazetteerSupport
 
 /// The `reverse --batch` JSON line of each address key of a batch without POIs
 /// (`Repository.placeBatch`), written once without the point's location
@@ -62,17 +63,17 @@ package final class SharedRegeoLines: @unchecked Sendable {
     }
 
     /// How many lines are kept by address.
-    package var count: Int { lock.withLock { lines.count } }
+    package var count: Int { lock.withBriefLock { lines.count } }
 
     /// The line kept for `id` (nil: none yet).
     fileprivate func line(_ id: ReverseBatchPlaces.AddressID) -> Line? {
-        lock.withLock { lines[id] }
+        lock.withBriefLock { lines[id] }
     }
 
     /// Keeps `bytes` as a line cut at `cut`, under `id` when given (nil: one thread's own);
     /// when another thread kept the same line meanwhile, that one (the same bytes).
     fileprivate func keep(_ bytes: UnsafeBufferPointer<UInt8>, cut: Int, id: ReverseBatchPlaces.AddressID?) -> Line {
-        lock.withLock {
+        lock.withBriefLock {
             if let id, let line = lines[id] { return line }
             if blocks.isEmpty || used + bytes.count > blocks.last!.count {
                 blocks.append(UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(Self.blockSize, bytes.count)))

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Gazetteer
 import GazetteerAMap
+import GazetteerSupport
 
 extension GazetteerCommand.Reverse {
     /// Answers lines in blocks, each block's slices spread over all cores, written in input
@@ -147,11 +148,11 @@ private final class BatchWorkers: @unchecked Sendable {
     init(system: CoordinateSystem) { self.system = system }
 
     func take() -> (places: ReverseBatchPlaces, lines: RegeoLines) {
-        lock.withLock { free.popLast() } ?? (ReverseBatchPlaces(system: system), RegeoLines(sharing: lines))
+        lock.withBriefLock { free.popLast() } ?? (ReverseBatchPlaces(system: system), RegeoLines(sharing: lines))
     }
 
     func give(_ worker: (places: ReverseBatchPlaces, lines: RegeoLines)) {
-        lock.withLock { free.append(worker) }
+        lock.withBriefLock { free.append(worker) }
     }
 }
 

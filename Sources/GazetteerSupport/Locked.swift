@@ -9,7 +9,7 @@ package final class Locked<Value> {
     package init(_ value: Value) { self.value = value }
 
     package func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
+        lock.lockBriefly()
         defer { lock.unlock() }
         return try body(&value)
     }

@@ -30,14 +30,14 @@ package final class ReadMostly<Value> {
     /// Runs `body` with shared access to the value, which it must not keep the pointer to or
     /// write through: other readers may run at the same time.
     package func read<T>(_ body: (UnsafePointer<Value>) throws -> T) rethrows -> T {
-        pthread_rwlock_rdlock(lock)
+        Contended.acquire({ pthread_rwlock_tryrdlock(lock) == 0 }, orWait: { pthread_rwlock_rdlock(lock) })
         defer { pthread_rwlock_unlock(lock) }
         return try body(value)
     }
 
     /// Runs `body` with exclusive access.
     package func write<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        pthread_rwlock_wrlock(lock)
+        Contended.acquire({ pthread_rwlock_trywrlock(lock) == 0 }, orWait: { pthread_rwlock_wrlock(lock) })
         defer { pthread_rwlock_unlock(lock) }
         return try body(&value.pointee)
     }
