@@ -298,21 +298,21 @@ extension Repository {
     /// built on one core while the region cells are read as the importer stored them (or, with
     /// none current, the boundaries are decoded on all cores, `RegionCache.loadShapes`, and the
     /// region cells built from them); neither waits for the other. Every region's row as stored
-    /// (`RegionCache.noteRowsBatch`), then the towns (from those rows, else a scan), then the
-    /// region boxes (`RegionCache.grid`, which the first point in a border cell would otherwise
-    /// load inside the first block) go on one side, the region cells and then the POI cells on
-    /// the other: the two halves then take about as long, and the first block waits for the
-    /// longer one.
+    /// (`RegionCache.noteRowsBatch`), then the towns (from those rows, else a scan) go on one
+    /// side, the region cells, the POI cells and then the region boxes (`RegionCache.grid`,
+    /// which the first point in a border cell would otherwise load inside the first block) on
+    /// the other: with the cells stored as tiles the two halves take about as long, and the
+    /// first block waits for the longer one.
     package func prepareBatch(_ count: Int) {
         DispatchQueue.concurrentPerform(iterations: 2) { task in
             _ = try? read { db in
                 if task == 0 {
                     regions.noteRowsBatch(count, db)
                     regions.noteTownBatch(count, db)
-                    _ = try regions.grid(db)
                 } else {
                     regions.noteRegionBatch(count, db) { try RegionLocator(cache: regions, db: db).buildCells() }
                     regions.notePOIBatch(count, db)
+                    _ = try regions.grid(db)
                 }
             }
         }
