@@ -74,3 +74,11 @@ func jaggedRing(center: Coordinate, n: Int, rng: inout SplitMix64) -> [Coordinat
     ring.append(ring[0])
     return ring
 }
+
+/// What an R*Tree query finds for `b` (`min_lng <= b's east AND max_lng >= b's west …`, as the
+/// library asks): `columns` of each row of `table` whose box meets `b`, each made by `row`.
+func rtreeRows<T>(_ db: Connection, _ table: String, _ columns: String, meeting b: BoundingBox,
+                  _ row: (Statement) throws -> T) throws -> [T] {
+    try db.cachedStatement("SELECT \(columns) FROM \(table) WHERE min_lng <= ?2 AND max_lng >= ?1 AND min_lat <= ?4 AND max_lat >= ?3")
+        .rows([.real(b.minLongitude), .real(b.maxLongitude), .real(b.minLatitude), .real(b.maxLatitude)], row)
+}

@@ -83,13 +83,11 @@ import Testing
         let points = Self.boxPoints(1_500) + (try pointsBesideBorders()).prefix(500)
         try repo.read { db in
             let grid = try RegionGrid(loading: db)
-            let query = try db.cachedStatement("SELECT id, level FROM region_rtree WHERE min_lng <= ?2 AND max_lng >= ?1 AND min_lat <= ?4 AND max_lat >= ?3")
             var found = 0
             for (i, p) in points.enumerated() {
                 let b = BoundingBox.around(p, radius: [0.0, 60, 40_000][i % 3])
-                let rows = try query.rows([.real(b.minLongitude), .real(b.maxLongitude), .real(b.minLatitude), .real(b.maxLatitude)]) {
-                    (code: $0.int64(0), level: $0.int(1))
-                }.sorted { ($0.level, $0.code) > ($1.level, $1.code) }
+                let rows = try rtreeRows(db, "region_rtree", "id, level", meeting: b) { (code: $0.int64(0), level: $0.int(1)) }
+                    .sorted { ($0.level, $0.code) > ($1.level, $1.code) }
                 #expect(grid.candidates(b).map(\.code) == rows.map(\.code), "point \(i)")
                 if i % 3 == 0 {
                     var each: [Int64] = []

@@ -73,11 +73,10 @@ import Testing
         let points = try pointsAroundPOIs()
         try repo.read { db in
             let cells = try POICells(loading: db)
-            let query = try db.cachedStatement("SELECT count(*) FROM poi_rtree WHERE min_lng <= ?2 AND max_lng >= ?1 AND min_lat <= ?4 AND max_lat >= ?3")
             var empty = 0
             for (i, p) in points.enumerated() {
                 let b = BoundingBox.around(p, radius: [1.0, 100, 1000][i % 3])
-                let n = try query.first([.real(b.minLongitude), .real(b.maxLongitude), .real(b.minLatitude), .real(b.maxLatitude)]) { $0.int(0) } ?? 0
+                let n = try rtreeRows(db, "poi_rtree", "count(*)", meeting: b) { $0.int(0) }.first ?? 0
                 if n > 0 { #expect(cells.mayHold(b), "point \(i)") } else if !cells.mayHold(b) { empty += 1 }
             }
             #expect(empty > 0)  // the cells do rule some boxes out
@@ -106,13 +105,10 @@ import Testing
         let points = try pointsAroundPOIs()
         try repo.read { db in
             let cells = try POICells(loading: db)
-            let query = try db.cachedStatement("SELECT id, min_lng, min_lat FROM poi_rtree WHERE min_lng <= ?2 AND max_lng >= ?1 AND min_lat <= ?4 AND max_lat >= ?3")
             var found = 0
             for (i, p) in points.enumerated() {
                 let b = BoundingBox.around(p, radius: [1.0, 102, 1000][i % 3])
-                let rows = try query.rows([.real(b.minLongitude), .real(b.maxLongitude), .real(b.minLatitude), .real(b.maxLatitude)]) {
-                    "\($0.int64(0)) \($0.double(1)) \($0.double(2))"
-                }
+                let rows = try rtreeRows(db, "poi_rtree", "id, min_lng, min_lat", meeting: b) { "\($0.int64(0)) \($0.double(1)) \($0.double(2))" }
                 var listed: [String] = []
                 #expect(cells.forEachPOI(meeting: b) { listed.append("\($0) \($1) \($2)") }, "point \(i)")
                 #expect(listed.sorted() == rows.sorted(), "point \(i)")
