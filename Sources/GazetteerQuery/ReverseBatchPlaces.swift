@@ -294,24 +294,24 @@ extension Repository {
     /// Readies a batch of about `count` points for `placeBatch`: reads (or builds) the region
     /// cells and builds the POI cells now when that many points make them worth it (see
     /// `RegionCache.noteRegionBatch` and `notePOIBatch`), so that the first block does not
-    /// pay the slow path. Both start at once, on connections of their own: the POI cells are
-    /// built on one core while the region cells are read as the importer stored them (or, with
-    /// none current, the boundaries are decoded on all cores, `RegionCache.loadShapes`, and the
-    /// region cells built from them); neither waits for the other. Every region's row as stored
-    /// (`RegionCache.noteRowsBatch`), then the towns (from those rows, else a scan) go on one
-    /// side, the region cells, the POI cells and then the region boxes (`RegionCache.grid`,
-    /// which the first point in a border cell would otherwise load inside the first block) on
-    /// the other: with the cells stored as tiles the two halves take about as long, and the
-    /// first block waits for the longer one.
+    /// pay the slow path. Three pieces, each on a connection of its own, taken by whichever
+    /// core is free: the region cells as the importer stored them (or, with none current, built
+    /// from the boundaries decoded on all cores, `RegionCache.loadShapes`) then the POI cells;
+    /// every region's row as stored (`RegionCache.noteRowsBatch`) then the towns (from those
+    /// rows, else a scan); the region boxes (`RegionCache.grid`, which the first point in a
+    /// border cell would otherwise load inside the first block). On two cores the shorter of
+    /// the first two is followed by the boxes, and the first block waits for the longer side.
     package func prepareBatch(_ count: Int) {
-        DispatchQueue.concurrentPerform(iterations: 2) { task in
+        DispatchQueue.concurrentPerform(iterations: 3) { task in
             _ = try? read { db in
-                if task == 0 {
-                    regions.noteRowsBatch(count, db)
-                    regions.noteTownBatch(count, db)
-                } else {
+                switch task {
+                case 0:
                     regions.noteRegionBatch(count, db) { try RegionLocator(cache: regions, db: db).buildCells() }
                     regions.notePOIBatch(count, db)
+                case 1:
+                    regions.noteRowsBatch(count, db)
+                    regions.noteTownBatch(count, db)
+                default:
                     _ = try regions.grid(db)
                 }
             }
