@@ -28,6 +28,8 @@ package struct POICells: Sendable {
     private let groupBits: [UInt64]
     /// Groups across (the block columns over 8, rounded up).
     private let groupColumns: Int
+    /// One bit per group: it or one of the eight around it holds a POI (`nothingNear`).
+    private let nearBits: [UInt64]
     /// Per word of `blockBits`: the set bits in the words before it.
     private let ranks: [UInt32]
     /// Per set block, in order: bit `8 · (y mod 8) + (x mod 8)` for cell (x, y).
@@ -67,7 +69,7 @@ package struct POICells: Sendable {
         }
         guard minLng <= maxLng, minLat <= maxLat else {
             (originLng, originLat, cellDegrees, columns, rows, blockBits, ranks, blocks) = (0, 0, 1, 0, 0, [], [], [])
-            (groupBits, groupColumns) = ([], 0)
+            (groupBits, groupColumns, nearBits) = ([], 0, [])
             (starts, self.ids, self.boxes, cellOf, wideIDs, wideBoxes) = ([0], [], [], [], [], [])
             return
         }
@@ -131,6 +133,23 @@ package struct POICells: Sendable {
                 groupBits[group >> 6] |= 1 << UInt64(group & 63)
             }
         }
+        // Each group with a POI marks itself and the eight around it.
+        let groupRows = (rows / 8 + 7) / 8
+        var nearBits = [UInt64](repeating: 0, count: groupBits.count)
+        for (w, word) in groupBits.enumerated() {
+            var rest = word
+            while rest != 0 {
+                let group = w << 6 | rest.trailingZeroBitCount
+                rest &= rest - 1
+                let gx = group % groupColumns, gy = group / groupColumns
+                for y in Swift.max(0, gy - 1)...Swift.min(groupRows - 1, gy + 1) {
+                    for x in Swift.max(0, gx - 1)...Swift.min(groupColumns - 1, gx + 1) {
+                        let near = y * groupColumns + x
+                        nearBits[near >> 6] |= 1 << UInt64(near & 63)
+                    }
+                }
+            }
+        }
         var blocks = HugePages.zeroed(UInt64.self, count: total)
         var starts = [UInt32](repeating: 0, count: total + 1)
         var placedIDs = [Int64](), placedBoxes = [Float](), cellOf = [UInt8]()
@@ -186,7 +205,7 @@ package struct POICells: Sendable {
         (self.starts, self.ids, self.boxes, self.cellOf, self.wideIDs, self.wideBoxes) = (starts, placedIDs, placedBoxes, cellOf, wideIDs, wideBoxes)
         (originLng, originLat, cellDegrees) = (minLng, minLat, c)
         (self.columns, self.rows, self.blockBits, self.ranks, self.blocks) = (columns, rows, blockBits, ranks, blocks)
-        (self.groupBits, self.groupColumns) = (groupBits, groupColumns)
+        (self.groupBits, self.groupColumns, self.nearBits) = (groupBits, groupColumns, nearBits)
     }
 
     /// False only when no POI's box meets `b`: every cell `b` touches, and one more all round
@@ -228,8 +247,8 @@ package struct POICells: Sendable {
         return false
     }
 
-    /// True only when `mayHold(BoundingBox.around(p, radius: metres))` is false, read from the
-    /// group bits alone (`p`'s group and the eight around it, which hold that box and the cell
+    /// True only when `mayHold(BoundingBox.around(p, radius: metres))` is false, read from one
+    /// bit (`p`'s group and the eight around it hold no POI; they hold that box and the cell
     /// beyond it all round while `metres` is at most a kilometre, below 80° of latitude); false
     /// when it cannot tell. A batch asks this of every point: most are answered without the
     /// box's trigonometry or the block bits.
@@ -238,14 +257,8 @@ package struct POICells: Sendable {
         guard metres <= 1_000, abs(p.latitude) < 80 else { return false }
         let fx = (p.longitude - originLng) / cellDegrees, fy = (p.latitude - originLat) / cellDegrees
         guard fx >= 0, fy >= 0, fx < Double(columns), fy < Double(rows) else { return false }
-        let gx = Int(fx) >> 6, gy = Int(fy) >> 6, groupRows = (rows / 8 + 7) / 8
-        for y in Swift.max(0, gy - 1)...Swift.min(groupRows - 1, gy + 1) {
-            for x in Swift.max(0, gx - 1)...Swift.min(groupColumns - 1, gx + 1) {
-                let group = y * groupColumns + x
-                if groupBits[group >> 6] >> UInt64(group & 63) & 1 != 0 { return false }
-            }
-        }
-        return true
+        let group = (Int(fy) >> 6) * groupColumns + (Int(fx) >> 6)
+        return nearBits[group >> 6] >> UInt64(group & 63) & 1 == 0
     }
 
     /// Calls `body(id, minX, minY)` for every POI whose R*Tree box meets `b`: the rows the
