@@ -63,6 +63,29 @@ import Testing
         try db.read { #expect(StoredBatchCells.regionCells(db) == nil) }
     }
 
+    /// Stored tiles that do not fit the grid or name no answer are refused (the batch builds the
+    /// cells, and answers the same): a tile index past the tiles, a cell value past the answers.
+    @Test func damagedTilesAreRefused() throws {
+        let fixture = Fixture()
+        let path = try seedCopy(fixture)
+        let points = RegionCellsTests.boxPoints(2_000)
+        let stored = try batchLines(path, points)
+        let db = try Connection(path: path, mode: .readWrite)
+        let blob = try #require(try db.makeStatement("SELECT data FROM batch_cells").first([]) { $0.blob(0) })
+        func count(at at: Int) -> Int { blob[at..<at + 8].withUnsafeBytes { Int($0.loadUnaligned(as: Int64.self)) } }
+        // The format and grid, the answers, then the top table and the tiles.
+        let answers = 4 + 40, top = answers + 8 + 8 * count(at: answers)
+        var pastTheTiles = blob
+        withUnsafeBytes(of: UInt32(0xFFFF_FFFF)) { pastTheTiles.replaceSubrange((top + 8)..<(top + 12), with: $0) }
+        var pastTheAnswers = blob
+        withUnsafeBytes(of: UInt16(0xFFFE)) { pastTheAnswers.replaceSubrange((blob.count - 2)..<blob.count, with: $0) }
+        for damaged in [pastTheTiles, pastTheAnswers] {
+            try db.makeStatement("UPDATE batch_cells SET data = ?").run([.blob(damaged)])
+            try db.read { #expect(StoredBatchCells.regionCells(db) == nil) }
+            #expect(try batchLines(path, points) == stored)
+        }
+    }
+
     /// The JSON lines of a batch without POIs on the database at `path`, with the cells made
     /// ready as a large batch makes them.
     func batchLines(_ path: String, _ points: [Coordinate]) throws -> [String] {

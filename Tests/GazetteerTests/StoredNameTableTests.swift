@@ -115,6 +115,11 @@ import Testing
         try expectNotRead(rowsToo: false)
         try db.makeStatement("UPDATE geocode_names SET data = ?").run([.blob(Self.forwardLinked(data))])
         try expectNotRead(rowsToo: false)
+        // An area no boundary has (the last row's, the blob's last 8 bytes): the rows are refused.
+        var negative = data
+        withUnsafeBytes(of: (-1.0).bitPattern) { negative.replaceSubrange((negative.count - 8)..<negative.count, with: $0) }
+        try db.makeStatement("UPDATE geocode_names SET data = ?").run([.blob(negative)])
+        try expectNotRead()
         // Another writer changed the data (an older binary raises the generation, nothing more).
         try fixture.run([fixture.write("p2.csv", "id,name,lng,lat\nnames-2,又一店,120.14,30.27\n")])
         try db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'data_generation'")

@@ -137,7 +137,7 @@ package struct RegionRows: Sendable {
         guard let codes = r.array(Int64.self), let parents = r.array(Int64.self), let levels = r.array(UInt8.self),
               let flags = r.array(UInt8.self), let centers = r.array(Double.self), let boxes = r.array(Double.self),
               let ends = r.array(Int32.self), let text = r.array(UInt8.self), let areas = r.array(Double.self),
-              levels.count == codes.count, areas.count == codes.count, parents.count == codes.count, flags.count == codes.count,
+              levels.count == codes.count, areas.count == codes.count, areas.allSatisfy({ $0.isNaN || ($0.isFinite && $0 >= 0) }), parents.count == codes.count, flags.count == codes.count,
               centers.count == 2 * codes.count, boxes.count == 4 * codes.count, ends.count == 4 * codes.count,
               zip(codes, codes.dropFirst()).allSatisfy({ $0 < $1 }),
               zip([0] + ends, ends).allSatisfy({ $0 <= $1 }), (ends.last ?? 0) <= text.count
