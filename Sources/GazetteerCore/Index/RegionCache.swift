@@ -333,7 +333,7 @@ package final class RegionCache: Sendable {
         /// Tests read in place before the index is built. Reading a ring's points in order costs
         /// a few instructions a point; building its index some 150, and reading it cold after
         /// misses the caches: past about this many tests the index is cheaper.
-        package static let testsBeforeIndex = 8
+        package static let testsBeforeIndex = 16
 
         package init(_ index: PolygonIndex) {
             stored = StoredBoundary()
