@@ -83,7 +83,7 @@ package struct CellTiles: Sendable, Equatable {
     }
 
     /// The tiles as kept: per tile its one value or `tiled` | its index, and the cells of the
-    /// tiles that hold more than one (see `init(columns:rows:top:tiles:)`).
+    /// tiles that hold more than one (see `init(columns:rows:top:tiles:valid:)`).
     package var stored: (top: [UInt32], tiles: [UInt16]) { (top, tiles) }
 
     /// The tiles `stored` gave, as they were kept: read back with two copies, where expanding

@@ -248,10 +248,11 @@ package struct POICells: Sendable {
     }
 
     /// True only when `mayHold(BoundingBox.around(p, radius: metres))` is false, read from one
-    /// bit (`p`'s group and the eight around it hold no POI; they hold that box and the cell
+    /// bit: `p`'s group and the eight around it hold no POI, and they hold that box and the cell
     /// beyond it all round while `metres` is at most a kilometre, below 80° of latitude and a
-    /// degree from the antimeridian, where the box would wrap); false when it cannot tell. A batch asks this of every point: most are answered without the
-    /// box's trigonometry or the block bits.
+    /// degree from the antimeridian (where the box would wrap). False when it cannot tell. A
+    /// batch asks this of every point: most are answered without the box's trigonometry or the
+    /// block bits.
     package func nothingNear(_ p: Coordinate, metres: Double) -> Bool {
         guard columns > 0 else { return true }
         guard metres <= 1_000, abs(p.latitude) < 80, abs(p.longitude) < 179 else { return false }
