@@ -182,8 +182,7 @@ package final class ReverseBatchPlaces {
                     let slot = slots.slotOfLabel[label]
                     if slot >= 0, slots.unplaced[Int(slot)] { continue }
                 }
-                let p = look.points[i]
-                near[i] = !poiCells.nothingNear(p, metres: reach) && poiCells.mayHold(BoundingBox.around(p, radius: reach)) ? 2 : 1
+                near[i] = poiCells.mayHold(near: look.points[i], metres: reach) ? 2 : 1
             }
         }
         return look

@@ -119,8 +119,8 @@ package struct POICells: Sendable {
             }
         }
         var ranks = HugePages.zeroed(UInt32.self, count: blockBits.count)
-        let groupColumns = (blockColumns + 7) / 8
-        var groupBits = [UInt64](repeating: 0, count: (groupColumns * ((rows / 8 + 7) / 8) + 63) / 64)
+        let groupColumns = (blockColumns + 7) / 8, groupRows = (rows / 8 + 7) / 8
+        var groupBits = [UInt64](repeating: 0, count: (groupColumns * groupRows + 63) / 64)
         var total = 0
         for (i, word) in blockBits.enumerated() {
             ranks[i] = UInt32(total)
@@ -129,12 +129,10 @@ package struct POICells: Sendable {
             while rest != 0 {
                 let block = i << 6 | rest.trailingZeroBitCount
                 rest &= rest - 1
-                let group = (block / blockColumns) / 8 * groupColumns + (block % blockColumns) / 8
-                groupBits[group >> 6] |= 1 << UInt64(group & 63)
+                groupBits.setBit((block / blockColumns) / 8 * groupColumns + (block % blockColumns) / 8)
             }
         }
         // Each group with a POI marks itself and the eight around it.
-        let groupRows = (rows / 8 + 7) / 8
         var nearBits = [UInt64](repeating: 0, count: groupBits.count)
         for (w, word) in groupBits.enumerated() {
             var rest = word
@@ -143,10 +141,7 @@ package struct POICells: Sendable {
                 rest &= rest - 1
                 let gx = group % groupColumns, gy = group / groupColumns
                 for y in Swift.max(0, gy - 1)...Swift.min(groupRows - 1, gy + 1) {
-                    for x in Swift.max(0, gx - 1)...Swift.min(groupColumns - 1, gx + 1) {
-                        let near = y * groupColumns + x
-                        nearBits[near >> 6] |= 1 << UInt64(near & 63)
-                    }
+                    for x in Swift.max(0, gx - 1)...Swift.min(groupColumns - 1, gx + 1) { nearBits.setBit(y * groupColumns + x) }
                 }
             }
         }
@@ -221,14 +216,7 @@ package struct POICells: Sendable {
         let y0 = Swift.max(0, Int(ly.rounded(.down)) - 1), y1 = Swift.min(rows - 1, Int(hy.rounded(.down)) + 1)
         guard x0 <= x1, y0 <= y1 else { return false }
         // The groups first: most boxes meet one, and none of its blocks holds a POI.
-        var anyGroup = false
-        for gy in (y0 >> 6)...(y1 >> 6) where !anyGroup {
-            for gx in (x0 >> 6)...(x1 >> 6) {
-                let group = gy * groupColumns + gx
-                if groupBits[group >> 6] >> UInt64(group & 63) & 1 != 0 { anyGroup = true; break }
-            }
-        }
-        guard anyGroup else { return false }
+        guard groupsHoldAny(x0...x1, y0...y1) else { return false }
         let blockColumns = columns >> 3
         // Block by block: the rows and columns of the box within each block make one mask.
         let large = x1 - x0 > 32 || y1 - y0 > 32
@@ -258,8 +246,20 @@ package struct POICells: Sendable {
         guard metres <= 1_000, abs(p.latitude) < 80, abs(p.longitude) < 179 else { return false }
         let fx = (p.longitude - originLng) / cellDegrees, fy = (p.latitude - originLat) / cellDegrees
         guard fx >= 0, fy >= 0, fx < Double(columns), fy < Double(rows) else { return false }
-        let group = (Int(fy) >> 6) * groupColumns + (Int(fx) >> 6)
-        return nearBits[group >> 6] >> UInt64(group & 63) & 1 == 0
+        return !nearBits.bit((Int(fy) >> 6) * groupColumns + (Int(fx) >> 6))
+    }
+
+    /// `mayHold(BoundingBox.around(p, radius: metres))`, answered by `nothingNear` where it can.
+    package func mayHold(near p: Coordinate, metres: Double) -> Bool {
+        !nothingNear(p, metres: metres) && mayHold(BoundingBox.around(p, radius: metres))
+    }
+
+    /// Whether a group of the cells' columns `x` and rows `y` holds a POI.
+    private func groupsHoldAny(_ x: ClosedRange<Int>, _ y: ClosedRange<Int>) -> Bool {
+        for gy in (y.lowerBound >> 6)...(y.upperBound >> 6) {
+            for gx in (x.lowerBound >> 6)...(x.upperBound >> 6) where groupBits.bit(gy * groupColumns + gx) { return true }
+        }
+        return false
     }
 
     /// Calls `body(id, minX, minY)` for every POI whose R*Tree box meets `b`: the rows the
@@ -311,4 +311,13 @@ package struct POICells: Sendable {
         guard word & bit != 0 else { return nil }
         return Int(ranks[block >> 6]) + (word & (bit - 1)).nonzeroBitCount
     }
+}
+
+extension [UInt64] {
+    /// Bit `i` of the words, word `i / 64` holding bits 64 (i / 64) up.
+    @inline(__always)
+    fileprivate func bit(_ i: Int) -> Bool { self[i >> 6] >> UInt64(i & 63) & 1 != 0 }
+
+    @inline(__always)
+    fileprivate mutating func setBit(_ i: Int) { self[i >> 6] |= 1 << UInt64(i & 63) }
 }
