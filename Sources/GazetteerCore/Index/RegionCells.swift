@@ -257,8 +257,7 @@ extension RegionCells {
                 left -= n
             }
         }
-        self.init(originLng: g.originLng, originLat: g.originLat, cellDegrees: g.cellDegrees, columns: g.columns, rows: g.rows,
-                  cells: cells, answers: answers.map { $0 == Int64.min ? nil : $0 })
+        self.init(g, cells: cells, stored: answers)
     }
 
     /// The cells of a blob `encoded` wrote.
@@ -269,6 +268,11 @@ extension RegionCells {
               let cells = CellTiles(columns: g.columns, rows: g.rows, top: top, tiles: tiles,
                                     valid: { $0 == Self.mixed || Int($0) <= answers.count })
         else { return nil }
+        self.init(g, cells: cells, stored: answers)
+    }
+
+    /// Cells read back: the stored grid, and the answers as `encoded` wrote them (`Int64.min`: none).
+    private init(_ g: StoredGrid, cells: CellTiles, stored answers: [Int64]) {
         self.init(originLng: g.originLng, originLat: g.originLat, cellDegrees: g.cellDegrees, columns: g.columns, rows: g.rows,
                   cells: cells, answers: answers.map { $0 == Int64.min ? nil : $0 })
     }
