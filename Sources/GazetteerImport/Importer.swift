@@ -267,8 +267,10 @@ private final class ImportRun {
             try db.execute("INSERT INTO meta (key, value) VALUES ('data_generation', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
             // In this transaction, so a failed import leaves them as they were.
             let after = try RegionCache.dataGeneration(db)
-            try StoredBatchCells.refresh(db, from: before, to: after, regionsChanged: regionsChanged)
-            try StoredNameTable.refresh(db, from: before, to: after, regionsChanged: regionsChanged)
+            // One cache for both: the boundaries the cells decode give the rows their areas.
+            let regions = RegionCache()
+            try StoredBatchCells.refresh(db, from: before, to: after, regionsChanged: regionsChanged, regions: regions)
+            try StoredNameTable.refresh(db, from: before, to: after, regionsChanged: regionsChanged, regions: regions)
         }
         summary.rejectsPath = rejects?.path
         try rejects?.close()

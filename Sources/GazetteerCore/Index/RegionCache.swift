@@ -346,12 +346,6 @@ package final class RegionCache: Sendable {
             built = Atomic(0)
         }
 
-        /// A stored boundary as `boxedShape` keeps it: bytes the index would refuse are refused
-        /// by it, with its reason.
-        package static func reading(_ blob: [UInt8]) throws -> Shape {
-            try StoredBoundary(blob).map { Shape(stored: $0) } ?? Shape(PolygonIndex(encoded: blob))
-        }
-
         deinit {
             if let b = UnsafeRawPointer(bitPattern: built.load(ordering: .acquiring)) { Unmanaged<Built>.fromOpaque(b).release() }
         }
@@ -409,7 +403,8 @@ package final class RegionCache: Sendable {
     package func boxedShape(_ code: Int64, _ db: Connection) throws -> Shape? {
         if let s = cached(db, { $0.pointee.shapes[code] }) { return s }
         guard let blob = try boundary(code, db) else { return nil }
-        let shape = try Shape.reading(blob)
+        // Bytes the index would refuse are refused by it, with its reason.
+        let shape = try StoredBoundary(blob).map { Shape(stored: $0) } ?? Shape(PolygonIndex(encoded: blob))
         keep(db) { $0.shapes[code] = shape }
         return shape
     }

@@ -27,21 +27,15 @@ package struct RegionRows: Sendable {
     private static let short: UInt8 = 16, pinyin: UInt8 = 32, citycode: UInt8 = 64
 
     /// Every row of `db`'s region table, read as `RegionCache.entry` reads one, and the area of
-    /// each boundary.
-    package init(loading db: Connection) throws {
+    /// each boundary as `shapes` gives it (the importer's, which decoded them for the region
+    /// cells; else each is read here).
+    package init(loading db: Connection, shapes: RegionCache = RegionCache()) throws {
         let rows = try db.cachedStatement("SELECT \(RegionRow.columns) FROM region ORDER BY code")
         defer { rows.reset() }
         while try rows.step() { append(RegionRow(rows)) }
-        areas = [Double](repeating: .nan, count: codes.count)
-        // Both in code order: each boundary's row is found by walking on.
-        var i = 0
-        let boundaries = try db.makeStatement("SELECT code, boundary FROM region WHERE boundary IS NOT NULL ORDER BY code")
-        defer { boundaries.reset() }
-        while try boundaries.step() {
-            let code = boundaries.int64(0)
-            while i < codes.count, codes[i] < code { i += 1 }
-            guard i < codes.count, codes[i] == code else { continue }
-            areas[i] = (try? RegionCache.Shape.reading(boundaries.blob(1)))?.area ?? .nan
+        areas = codes.indices.map { i in
+            guard flags[i] & Self.boundary != 0 else { return .nan }
+            return (try? shapes.boxedShape(codes[i], db))?.area ?? .nan
         }
     }
 

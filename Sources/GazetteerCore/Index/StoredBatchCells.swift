@@ -38,10 +38,12 @@ package enum StoredBatchCells {
     /// to `after` (`StoredDerived.refresh`): only re-tagged when no region or boundary changed
     /// (a POI-only import costs an UPDATE); else built from the data as it now stands. Cells
     /// that cannot be built (a boundary that does not decode, a grid too large) are stored as
-    /// an empty row of this generation.
-    package static func refresh(_ db: Connection, from before: Int64, to after: Int64, regionsChanged: Bool) throws {
+    /// an empty row of this generation. The boundaries decoded for them stay in `regions`, for
+    /// the import's other derived data (`StoredNameTable.refresh`).
+    package static func refresh(_ db: Connection, from before: Int64, to after: Int64, regionsChanged: Bool,
+                                regions: RegionCache = RegionCache()) throws {
         try row.refresh(db, from: before, to: after, rebuild: regionsChanged) {
-            (try? RegionLocator(cache: RegionCache(), db: db).buildCells())?.encoded
+            (try? RegionLocator(cache: regions, db: db).buildCells())?.encoded
         }
     }
 }

@@ -40,16 +40,18 @@ package enum StoredNameTable {
         return rows
     }
 
-    static func encoded(_ db: Connection) throws -> [UInt8] {
+    static func encoded(_ db: Connection, regions: RegionCache) throws -> [UInt8] {
         var w = CellsBlobWriter(format: format)
         try NameTable(loading: db).encode(into: &w)
-        try RegionRows(loading: db).encode(into: &w)
+        try RegionRows(loading: db, shapes: regions).encode(into: &w)
         return w.bytes
     }
 
     /// Brings the stored tables up to an import that changed the data from generation `before`
-    /// to `after` (`StoredDerived.refresh`): re-tagged when no region changed, else built.
-    package static func refresh(_ db: Connection, from before: Int64, to after: Int64, regionsChanged: Bool) throws {
-        try row.refresh(db, from: before, to: after, rebuild: regionsChanged) { try? encoded(db) }
+    /// to `after` (`StoredDerived.refresh`): re-tagged when no region changed, else built. The
+    /// rows' areas come from `regions`' boundaries, decoded once for the import's region cells.
+    package static func refresh(_ db: Connection, from before: Int64, to after: Int64, regionsChanged: Bool,
+                                regions: RegionCache = RegionCache()) throws {
+        try row.refresh(db, from: before, to: after, rebuild: regionsChanged) { try? encoded(db, regions: regions) }
     }
 }
