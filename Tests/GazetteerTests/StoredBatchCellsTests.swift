@@ -35,6 +35,19 @@ import Testing
         }
     }
 
+    /// The stored region cells' blob, and where its cells begin: after the format (4 bytes),
+    /// the grid (40) and the answers (a count, then 8 bytes each).
+    func storedCells(_ db: Connection) throws -> (blob: [UInt8], cellsStart: Int) {
+        let blob = try #require(try db.makeStatement("SELECT data FROM batch_cells").first([]) { $0.blob(0) })
+        let answers = 4 + 40
+        let count = blob[answers..<answers + 8].withUnsafeBytes { Int($0.loadUnaligned(as: Int64.self)) }
+        return (blob, answers + 8 + 8 * count)
+    }
+
+    func storeCells(_ blob: [UInt8], _ db: Connection) throws {
+        try db.makeStatement("UPDATE batch_cells SET data = ?").run([.blob(blob)])
+    }
+
     /// Cells an earlier importer stored as runs along the rows (format RCL1) are still read,
     /// as the same cells; a blob of another layout is not.
     @Test func cellsStoredAsRunsAreRead() throws {
@@ -42,24 +55,18 @@ import Testing
         let path = try seedCopy(fixture)
         let db = try Connection(path: path, mode: .readWrite)
         let cells = try db.read { try #require(StoredBatchCells.regionCells(db)) }
-        let blob = try #require(try db.makeStatement("SELECT data FROM batch_cells").first([]) { $0.blob(0) })
+        let (blob, cellsStart) = try storedCells(db)
         // The grid and answers as stored, then the cells as runs.
-        var at = 4 + 40
-        let answerCount = blob[at..<at + 8].withUnsafeBytes { Int($0.loadUnaligned(as: Int64.self)) }
-        at += 8 + 8 * answerCount
-        var runs = CellsBlobWriter(format: 0x5243_4C31)
         var values: [UInt16] = [], lengths: [UInt32] = []
         cells.forEachCellRun { v, n in values.append(v); lengths.append(UInt32(n)) }
-        var bytes = runs.bytes
-        bytes += blob[4..<at]
-        runs = CellsBlobWriter(format: 0)
+        var runs = CellsBlobWriter(format: 0)
         runs.put(values); runs.put(lengths)
-        bytes += runs.bytes.dropFirst(4)
-        try db.makeStatement("UPDATE batch_cells SET data = ?").run([.blob(bytes)])
+        let bytes = CellsBlobWriter(format: 0x5243_4C31).bytes + blob[4..<cellsStart] + runs.bytes.dropFirst(4)
+        try storeCells(bytes, db)
         try db.read { #expect(StoredBatchCells.regionCells(db) == cells) }
         var other = bytes
         other[0] = 0x33
-        try db.makeStatement("UPDATE batch_cells SET data = ?").run([.blob(other)])
+        try storeCells(other, db)
         try db.read { #expect(StoredBatchCells.regionCells(db) == nil) }
     }
 
@@ -71,16 +78,14 @@ import Testing
         let points = RegionCellsTests.boxPoints(2_000)
         let stored = try batchLines(path, points)
         let db = try Connection(path: path, mode: .readWrite)
-        let blob = try #require(try db.makeStatement("SELECT data FROM batch_cells").first([]) { $0.blob(0) })
-        func count(at at: Int) -> Int { blob[at..<at + 8].withUnsafeBytes { Int($0.loadUnaligned(as: Int64.self)) } }
-        // The format and grid, the answers, then the top table and the tiles.
-        let answers = 4 + 40, top = answers + 8 + 8 * count(at: answers)
+        // The cells begin with the top table: its count, then its first entry.
+        let (blob, top) = try storedCells(db)
         var pastTheTiles = blob
         withUnsafeBytes(of: UInt32(0xFFFF_FFFF)) { pastTheTiles.replaceSubrange((top + 8)..<(top + 12), with: $0) }
         var pastTheAnswers = blob
         withUnsafeBytes(of: UInt16(0xFFFE)) { pastTheAnswers.replaceSubrange((blob.count - 2)..<blob.count, with: $0) }
         for damaged in [pastTheTiles, pastTheAnswers] {
-            try db.makeStatement("UPDATE batch_cells SET data = ?").run([.blob(damaged)])
+            try storeCells(damaged, db)
             try db.read { #expect(StoredBatchCells.regionCells(db) == nil) }
             #expect(try batchLines(path, points) == stored)
         }
