@@ -1,3 +1,5 @@
+import GazetteerSupport
+
 /// The boxes of a 2-dimensional R*Tree, read from its `%_node` shadow table rather than
 /// through the virtual table: a few dozen thousand blobs instead of a million rows, each
 /// through the virtual table's cursor. SQLite's R*Tree format (rtree.c, and what
@@ -13,62 +15,65 @@ package enum RTreeLeaves {
     /// The node blobs are copied into one buffer and the rows into arrays of their final
     /// size: a million rows appended one by one cost more than reading them.
     package static func entries(_ db: Connection, table: String) throws -> (ids: [Int64], boxes: [Float])? {
-        var bytes: [UInt8] = []
+        // One buffer of the nodes' total size, on huge pages: tens of megabytes for a million
+        // rows, where a page fault per 4 KiB cost more than the copy.
+        guard case .integer(let size) = try db.scalar("SELECT sum(length(data)) FROM \"\(table)_node\""), size > 0 else { return nil }
+        let bytes = HugePages.allocate(byteCount: Int(size))
+        defer { bytes.deallocate() }
+        var used = 0
         var nodes: [Int64: Range<Int>] = [:]
-        // Sized once: grown by doubling, the buffer would touch twice its pages.
-        if case .integer(let size) = try db.scalar("SELECT sum(length(data)) FROM \"\(table)_node\"") { bytes.reserveCapacity(Int(size)) }
+        var overran = false
         _ = try db.makeStatement("SELECT nodeno, data FROM \"\(table)_node\"").rows { s in
             s.withBlob(1) { blob in
-                let start = bytes.count
-                bytes.append(contentsOf: blob)
-                nodes[s.int64(0)] = start..<bytes.count
+                guard used + blob.count <= bytes.count else { overran = true; return }
+                UnsafeMutableRawBufferPointer(rebasing: bytes[used..<(used + blob.count)]).copyMemory(from: blob)
+                nodes[s.int64(0)] = used..<(used + blob.count)
+                used += blob.count
             }
         }
-        return bytes.withUnsafeBytes { raw -> (ids: [Int64], boxes: [Float])? in
-            func u16(_ at: Int) -> Int { Int(UInt16(bigEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt16.self))) }
-            func u32(_ at: Int) -> UInt32 { UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
-            func i64(_ at: Int) -> Int64 { Int64(bitPattern: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self))) }
-            let cell = 8 + 4 * 4
-            // Check the whole tree first, so that a surprise reads nothing rather than half.
-            guard let root = nodes[1], root.count >= 4 else { return nil }
-            var leaves: [Range<Int>] = []
-            var level: [(node: Range<Int>, depth: Int)] = [(root, u16(root.lowerBound))]
-            var seen = 1, total = 0
-            while let (node, depth) = level.popLast() {
-                let count = u16(node.lowerBound + 2)
-                guard 4 + count * cell <= node.count else { return nil }
-                if depth == 0 {
-                    leaves.append(node)
-                    total += count
-                    continue
-                }
-                for i in 0..<count {
-                    guard let child = nodes[i64(node.lowerBound + 4 + i * cell)], child.count >= 4 else { return nil }
-                    level.append((child, depth - 1))
-                    seen += 1
-                }
+        guard !overran else { return nil }
+        let raw = UnsafeRawBufferPointer(rebasing: bytes[..<used])
+        func u16(_ at: Int) -> Int { Int(UInt16(bigEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt16.self))) }
+        func u32(_ at: Int) -> UInt32 { UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
+        func i64(_ at: Int) -> Int64 { Int64(bitPattern: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self))) }
+        let cell = 8 + 4 * 4
+        // Check the whole tree first, so that a surprise reads nothing rather than half.
+        guard let root = nodes[1], root.count >= 4 else { return nil }
+        var leaves: [Range<Int>] = []
+        var level: [(node: Range<Int>, depth: Int)] = [(root, u16(root.lowerBound))]
+        var seen = 1, total = 0
+        while let (node, depth) = level.popLast() {
+            let count = u16(node.lowerBound + 2)
+            guard 4 + count * cell <= node.count else { return nil }
+            if depth == 0 {
+                leaves.append(node)
+                total += count
+                continue
             }
-            guard seen == nodes.count else { return nil }
-            var n = 0
-            let ids = [Int64](unsafeUninitializedCapacity: total) { ids, done in
-                for node in leaves {
-                    for i in 0..<u16(node.lowerBound + 2) { ids[n] = i64(node.lowerBound + 4 + i * cell); n += 1 }
-                }
-                done = n
+            for i in 0..<count {
+                guard let child = nodes[i64(node.lowerBound + 4 + i * cell)], child.count >= 4 else { return nil }
+                level.append((child, depth - 1))
+                seen += 1
             }
-            n = 0
-            let boxes = [Float](unsafeUninitializedCapacity: 4 * total) { boxes, done in
-                for node in leaves {
-                    for i in 0..<u16(node.lowerBound + 2) {
-                        let at = node.lowerBound + 4 + i * cell + 8
-                        for k in 0..<4 { boxes[n + k] = Float(bitPattern: u32(at + 4 * k)) }
-                        n += 4
-                    }
-                }
-                done = n
-            }
-            return (ids, boxes)
         }
+        guard seen == nodes.count else { return nil }
+        var n = 0
+        let ids: [Int64] = HugePages.array(total) { ids in
+            for node in leaves {
+                for i in 0..<u16(node.lowerBound + 2) { ids[n] = i64(node.lowerBound + 4 + i * cell); n += 1 }
+            }
+        }
+        n = 0
+        let boxes: [Float] = HugePages.array(4 * total) { boxes in
+            for node in leaves {
+                for i in 0..<u16(node.lowerBound + 2) {
+                    let at = node.lowerBound + 4 + i * cell + 8
+                    for k in 0..<4 { boxes[n + k] = Float(bitPattern: u32(at + 4 * k)) }
+                    n += 4
+                }
+            }
+        }
+        return (ids, boxes)
     }
 
     /// Calls `body(minX, maxX, minY, maxY)` for every row of R*Tree `table` (see `entries`).

@@ -1,4 +1,7 @@
+import Foundation
 import GazetteerSQLite
+import GazetteerSupport
+import Synchronization
 
 /// Which cells of a fine grid (about 100 m) hold at least one POI, from the POI R*Tree's
 /// boxes. Batch reverse geocoding asks the R*Tree for POIs within 100 m of every point (for the
@@ -80,51 +83,72 @@ package struct POICells: Sendable {
         let rows = (Int((maxLat - minLat) / c) + 1 + 7) / 8 * 8
         let blockColumns = columns / 8
         let count = ids.count
+        let (lng0, lat0, size) = (minLng, minLat, c)
+        // The POIs in pieces, on every core (`WorkPieces`): each piece marks block bits of its
+        // own, merged after, and is placed after the pieces before it, so the lists come out
+        // as one pass in order would make them.
+        let pieces = count < 1 << 16 ? 1 : Swift.min(8, ProcessInfo.processInfo.activeProcessorCount)
+        let pieceOf = { @Sendable (piece: Int) in (count * piece / pieces)..<(count * (piece + 1) / pieces) }
         // Per POI, the block and bit of its box's minimum corner (block -1: a wide box); the
         // other cells of a box (a point's spans one, or two at an edge) as extra marks.
         // Plain buffers throughout: a million POIs, several passes each.
-        var blockBits = HugePages.zeroed(UInt64.self, count: (blockColumns * (rows / 8) + 63) / 64)
-        let cornerBlock = UnsafeMutableBufferPointer<Int>.allocate(capacity: count)
-        let cornerBit = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: count)
-        defer { cornerBlock.deallocate(); cornerBit.deallocate() }
-        var marks: [(block: Int, bit: Int)] = []
-        var wideIDs: [Int64] = [], wideBoxes: [Float] = []
-        blockBits.withUnsafeMutableBufferPointer { blockBits in
-            boxes.withUnsafeBufferPointer { boxes in
-                func cell(_ v: Float, _ origin: Double, _ count: Int) -> Int { Swift.min(count - 1, Swift.max(0, Int((Double(v) - origin) / c))) }
-                for n in 0..<count {
-                    let i = 4 * n
-                    let (x0, x1) = (cell(boxes[i], minLng, columns), cell(boxes[i + 1], minLng, columns))
-                    let (y0, y1) = (cell(boxes[i + 2], minLat, rows), cell(boxes[i + 3], minLat, rows))
-                    let block = (y0 >> 3) * blockColumns + (x0 >> 3)
-                    blockBits[block >> 6] |= 1 << UInt64(block & 63)
-                    if x1 - x0 > 1 || y1 - y0 > 1 {
-                        cornerBlock[n] = -1
-                        wideIDs.append(ids[n])
-                        wideBoxes.append(contentsOf: boxes[i..<(i + 4)])
-                        marks.append((block, (y0 & 7) << 3 | (x0 & 7)))
-                    } else {
-                        cornerBlock[n] = block
-                        cornerBit[n] = UInt8((y0 & 7) << 3 | (x0 & 7))
-                    }
-                    guard x0 != x1 || y0 != y1 else { continue }
-                    for y in y0...y1 {
-                        for x in x0...x1 where x != x0 || y != y0 {
-                            let block = (y >> 3) * blockColumns + (x >> 3)
+        let blockWords = (blockColumns * (rows / 8) + 63) / 64
+        var blockBits = HugePages.zeroed(UInt64.self, count: blockWords)
+        nonisolated(unsafe) let pieceBits = HugePages.zeroedBuffer(UInt64.self, count: (pieces - 1) * blockWords)
+        nonisolated(unsafe) let cornerBlock = HugePages.zeroedBuffer(Int32.self, count: count)
+        nonisolated(unsafe) let cornerBit = HugePages.zeroedBuffer(UInt8.self, count: count)
+        nonisolated(unsafe) let lists = UnsafeMutableBufferPointer<PieceLists>.allocate(capacity: pieces)
+        lists.initialize(repeating: PieceLists())
+        defer {
+            pieceBits.deallocate(); cornerBlock.deallocate(); cornerBit.deallocate()
+            _ = lists.deinitialize(); lists.deallocate()
+        }
+        blockBits.withUnsafeMutableBufferPointer { firstBits in
+            ids.withUnsafeBufferPointer { ids in
+                boxes.withUnsafeBufferPointer { boxes in
+                    nonisolated(unsafe) let (firstBits, ids, boxes) = (firstBits, ids, boxes)
+                    WorkPieces.run(pieces) { piece in
+                        let blockBits = piece == 0 ? firstBits : UnsafeMutableBufferPointer(rebasing: pieceBits[((piece - 1) * blockWords)...].prefix(blockWords))
+                        var list = PieceLists()
+                        func cell(_ v: Float, _ origin: Double, _ count: Int) -> Int { Swift.min(count - 1, Swift.max(0, Int((Double(v) - origin) / size))) }
+                        for n in pieceOf(piece) {
+                            let i = 4 * n
+                            let (x0, x1) = (cell(boxes[i], lng0, columns), cell(boxes[i + 1], lng0, columns))
+                            let (y0, y1) = (cell(boxes[i + 2], lat0, rows), cell(boxes[i + 3], lat0, rows))
+                            let block = (y0 >> 3) * blockColumns + (x0 >> 3)
                             blockBits[block >> 6] |= 1 << UInt64(block & 63)
-                            marks.append((block, (y & 7) << 3 | (x & 7)))
+                            if x1 - x0 > 1 || y1 - y0 > 1 {
+                                cornerBlock[n] = -1
+                                list.wideIDs.append(ids[n])
+                                list.wideBoxes.append(contentsOf: boxes[i..<(i + 4)])
+                                list.marks.append((block, (y0 & 7) << 3 | (x0 & 7)))
+                            } else {
+                                cornerBlock[n] = Int32(block)
+                                cornerBit[n] = UInt8((y0 & 7) << 3 | (x0 & 7))
+                            }
+                            guard x0 != x1 || y0 != y1 else { continue }
+                            for y in y0...y1 {
+                                for x in x0...x1 where x != x0 || y != y0 {
+                                    let block = (y >> 3) * blockColumns + (x >> 3)
+                                    blockBits[block >> 6] |= 1 << UInt64(block & 63)
+                                    list.marks.append((block, (y & 7) << 3 | (x & 7)))
+                                }
+                            }
                         }
+                        lists[piece] = list
                     }
+                    for i in 0..<((pieces - 1) * blockWords) { firstBits[i % blockWords] |= pieceBits[i] }
                 }
             }
         }
+        let marks = lists.flatMap(\.marks), wideIDs = lists.flatMap(\.wideIDs), wideBoxes = lists.flatMap(\.wideBoxes)
         var ranks = HugePages.zeroed(UInt32.self, count: blockBits.count)
         let groupColumns = (blockColumns + 7) / 8, groupRows = (rows / 8 + 7) / 8
         var groupBits = [UInt64](repeating: 0, count: (groupColumns * groupRows + 63) / 64)
-        var total = 0
+        var counted = 0
         for (i, word) in blockBits.enumerated() {
-            ranks[i] = UInt32(total)
-            total += word.nonzeroBitCount
+            ranks[i] = UInt32(counted)
+            counted += word.nonzeroBitCount
             var rest = word
             while rest != 0 {
                 let block = i << 6 | rest.trailingZeroBitCount
@@ -145,54 +169,77 @@ package struct POICells: Sendable {
                 }
             }
         }
+        let total = counted
         var blocks = HugePages.zeroed(UInt64.self, count: total)
         var starts = [UInt32](repeating: 0, count: total + 1)
+        // Per piece, its POIs' cell bits (the first piece's straight into `blocks`), then its
+        // count per block, made into where its next POI in that block goes.
+        nonisolated(unsafe) let pieceBlocks = HugePages.zeroedBuffer(UInt64.self, count: (pieces - 1) * total)
+        nonisolated(unsafe) let next = HugePages.zeroedBuffer(UInt32.self, count: pieces * total)
+        defer { pieceBlocks.deallocate(); next.deallocate() }
         var placedIDs = [Int64](), placedBoxes = [Float](), cellOf = [UInt8]()
         blockBits.withUnsafeBufferPointer { blockBits in
             ranks.withUnsafeBufferPointer { ranks in
                 blocks.withUnsafeMutableBufferPointer { blocks in
+                    nonisolated(unsafe) let (blockBits, ranks, firstBlocks) = (blockBits, ranks, blocks)
+                    @Sendable func index(_ block: Int) -> Int {
+                        let word = block >> 6, below = blockBits[word] & ((1 << UInt64(block & 63)) - 1)
+                        return Int(ranks[word]) + below.nonzeroBitCount
+                    }
+                    for m in marks { blocks[index(m.block)] |= 1 << UInt64(m.bit) }
+                    // Count (each corner's block replaced by its index), then place.
+                    WorkPieces.run(pieces) { piece in
+                        let words = piece == 0 ? firstBlocks : UnsafeMutableBufferPointer(rebasing: pieceBlocks[((piece - 1) * total)...].prefix(total))
+                        let counts = UnsafeMutableBufferPointer(rebasing: next[(piece * total)...].prefix(total))
+                        for n in pieceOf(piece) where cornerBlock[n] >= 0 {
+                            let b = index(Int(cornerBlock[n]))
+                            cornerBlock[n] = Int32(b)
+                            words[b] |= 1 << UInt64(cornerBit[n])
+                            counts[b] += 1
+                        }
+                    }
+                    for i in 0..<((pieces - 1) * total) { blocks[i % total] |= pieceBlocks[i] }
                     starts.withUnsafeMutableBufferPointer { starts in
-                        func index(_ block: Int) -> Int {
-                            let word = block >> 6, below = blockBits[word] & ((1 << UInt64(block & 63)) - 1)
-                            return Int(ranks[word]) + below.nonzeroBitCount
+                        for b in 0..<total {
+                            var at = starts[b]
+                            for piece in 0..<pieces {
+                                let n = next[piece * total + b]
+                                next[piece * total + b] = at
+                                at += n
+                            }
+                            starts[b + 1] = at
                         }
-                        for m in marks { blocks[index(m.block)] |= 1 << UInt64(m.bit) }
-                        // The POIs block by block: count (each corner's block replaced by its index), then place.
-                        for n in 0..<count where cornerBlock[n] >= 0 {
-                            let b = index(cornerBlock[n])
-                            cornerBlock[n] = b
-                            blocks[b] |= 1 << UInt64(cornerBit[n])
-                            starts[b + 1] += 1
-                        }
-                        for b in 0..<total { starts[b + 1] += starts[b] }
-                        let listed = Int(starts[total])
-                        let next = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: total + 1)
-                        defer { next.deallocate() }
-                        _ = next.initialize(from: starts)
-                        var filled = 0
-                        placedIDs = [Int64](unsafeUninitializedCapacity: listed) { placedIDs, done in
-                            placedBoxes = [Float](unsafeUninitializedCapacity: 4 * listed) { placedBoxes, doneBoxes in
-                                cellOf = [UInt8](unsafeUninitializedCapacity: listed) { cellOf, doneCells in
-                                    ids.withUnsafeBufferPointer { ids in
-                                        boxes.withUnsafeBufferPointer { boxes in
-                                            for n in 0..<count where cornerBlock[n] >= 0 {
-                                                let b = cornerBlock[n], at = Int(next[b])
+                    }
+                    let listed = Int(starts[total])
+                    placedIDs = [Int64](unsafeUninitializedCapacity: listed) { placedIDs, done in
+                        placedBoxes = [Float](unsafeUninitializedCapacity: 4 * listed) { placedBoxes, doneBoxes in
+                            cellOf = [UInt8](unsafeUninitializedCapacity: listed) { cellOf, doneCells in
+                                ids.withUnsafeBufferPointer { ids in
+                                    boxes.withUnsafeBufferPointer { boxes in
+                                        nonisolated(unsafe) let (placedIDs, placedBoxes, cellOf, ids, boxes) = (placedIDs, placedBoxes, cellOf, ids, boxes)
+                                        let filled = Atomic<Int>(0)
+                                        WorkPieces.run(pieces) { piece in
+                                            let next = UnsafeMutableBufferPointer(rebasing: next[(piece * total)...].prefix(total))
+                                            var placed = 0
+                                            for n in pieceOf(piece) where cornerBlock[n] >= 0 {
+                                                let b = Int(cornerBlock[n]), at = Int(next[b])
                                                 next[b] += 1
                                                 placedIDs[at] = ids[n]
                                                 placedBoxes[4 * at] = boxes[4 * n]; placedBoxes[4 * at + 1] = boxes[4 * n + 1]
                                                 placedBoxes[4 * at + 2] = boxes[4 * n + 2]; placedBoxes[4 * at + 3] = boxes[4 * n + 3]
                                                 cellOf[at] = cornerBit[n]
-                                                filled += 1
+                                                placed += 1
                                             }
+                                            filled.add(placed, ordering: .relaxed)
                                         }
+                                        precondition(filled.load(ordering: .relaxed) == listed)
                                     }
-                                    doneCells = listed
                                 }
-                                doneBoxes = 4 * listed
+                                doneCells = listed
                             }
-                            done = listed
+                            doneBoxes = 4 * listed
                         }
-                        precondition(filled == listed)
+                        done = listed
                     }
                 }
             }
@@ -201,6 +248,13 @@ package struct POICells: Sendable {
         (originLng, originLat, cellDegrees) = (minLng, minLat, c)
         (self.columns, self.rows, self.blockBits, self.ranks, self.blocks) = (columns, rows, blockBits, ranks, blocks)
         (self.groupBits, self.groupColumns, self.nearBits) = (groupBits, groupColumns, nearBits)
+    }
+
+    /// What one piece of the POIs adds besides its block bits.
+    private struct PieceLists {
+        var marks: [(block: Int, bit: Int)] = []
+        var wideIDs: [Int64] = []
+        var wideBoxes: [Float] = []
     }
 
     /// False only when no POI's box meets `b`: every cell `b` touches, and one more all round
