@@ -9,6 +9,11 @@ extension GazetteerCommand.Reverse {
     /// order. Two blocks are in flight: the next block's slices are queued before the
     /// current one's are written, so no core waits at a block's end for the slowest slice, nor
     /// while the answers are written and the next lines read.
+    ///
+    /// A block's points are answered in the order of a curve through the map (`BatchBlock.take`),
+    /// each slice a stretch of it, so one thread meets the same cells, boundaries and addresses
+    /// point after point: in input order, points spread over a country met a cache miss in each
+    /// table for each point, and took twice the time.
     func runBatch(_ repository: Repository, path: String) throws -> Int {
         let input = try Self.openBatchInput(path)
         let system = query.coordsys
@@ -26,7 +31,9 @@ extension GazetteerCommand.Reverse {
         let reader = LineReader(handle: input)
         var failed = 0
         var lineNumber = 0
-        let blockSize = 16_384
+        // Large enough that a slice's stretch of the curve is a few districts across, when the
+        // points spread over a country (at 16,384 the order bought nothing).
+        let blockSize = 131_072
         let slicesPerBlock = ProcessInfo.processInfo.activeProcessorCount * 4
         // Their buffers are kept from block to block: fresh ones would cost their page faults again.
         let blocks = (0..<2).map { _ in BatchBlock(slices: slicesPerBlock) }
@@ -41,8 +48,8 @@ extension GazetteerCommand.Reverse {
             for i in 0..<block.sliceCount {
                 block.done[i].wait()
                 failed += block.results[i].failed
-                try WholeWrite.check(block.results[i].text.write(to: STDOUT_FILENO), what: "the answers")
             }
+            try WholeWrite.check(block.write(to: STDOUT_FILENO), what: "the answers")
         }
 
         var started = 0
@@ -85,14 +92,25 @@ extension GazetteerCommand.Reverse {
 }
 
 /// One block of a batch's lines: its bytes (copied from the reader, which reuses its buffer for
-/// the next block while this one is answered), its slices' answers, and a signal per slice
-/// when its answers are ready. Reused for a later block once written.
+/// the next block while this one is answered), its points in the order they are answered, its
+/// slices' answers, and a signal per slice when its answers are ready. Reused for a later block
+/// once written.
 private final class BatchBlock: @unchecked Sendable {
     private let slicesMost: Int
     private(set) var sliceCount = 0
     private var bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 20)
     private var lines: [Range<Int>] = []
     private var firstLine = 0
+    /// Per line, its point (NaN where it is not one), and why the lines that are not are not.
+    private var parsed: [Coordinate] = []
+    private var notPoints: [Int: String] = [:]
+    /// The keys sorted (curve place and line) and the sort's other buffer, kept for their capacity.
+    private var keyed: [UInt64] = [], sorting: [UInt64] = []
+    /// The lines in the order answered: along the curve, lines that are not points last.
+    private var order: [Int32] = []
+    /// Per line, where its answer is in its slice's output: written by every slice at once,
+    /// each its own lines, so a buffer rather than an array (whose every write is exclusive).
+    private var spans = UnsafeMutableBufferPointer<SplicedOutput.Span>.allocate(capacity: 0)
     /// Each slice's JSON lines, and how many of them are failures.
     let results: UnsafeMutableBufferPointer<(text: SplicedOutput, failed: Int)>
     let done: [DispatchSemaphore]
@@ -108,9 +126,11 @@ private final class BatchBlock: @unchecked Sendable {
         _ = results.deinitialize()
         results.deallocate()
         bytes.deallocate()
+        spans.deallocate()
     }
 
-    /// Takes `lines` (ranges of `buffer`) as this block's, numbered from `firstLine`.
+    /// Takes `lines` (ranges of `buffer`) as this block's, numbered from `firstLine`, parses
+    /// them and orders the points along the curve.
     func take(_ lines: [Range<Int>], from buffer: [UInt8], firstLine: Int) {
         let end = lines.last?.upperBound ?? 0
         if end > bytes.count {
@@ -123,17 +143,93 @@ private final class BatchBlock: @unchecked Sendable {
         self.lines = lines
         self.firstLine = firstLine
         sliceCount = max(1, min(slicesMost, lines.count))
+        parsed.removeAll(keepingCapacity: true)
+        notPoints.removeAll()
+        keyed.removeAll(keepingCapacity: true)
+        for (i, range) in lines.enumerated() {
+            let line = UnsafeBufferPointer(rebasing: bytes[range])
+            var point = Coordinate(parsingPlainUTF8: line)
+            if point == nil {
+                do {
+                    point = try Coordinate(parsing: String(decoding: line, as: UTF8.self))
+                } catch {
+                    notPoints[i] = ErrorAdvice.message(for: error)
+                }
+            }
+            parsed.append(point ?? Coordinate(longitude: .nan, latitude: .nan))
+            keyed.append(UInt64(point.map(Self.curve) ?? .max) << 32 | UInt64(i))
+        }
+        Self.sortByKey(&keyed, using: &sorting)
+        order = keyed.map { Int32(truncatingIfNeeded: $0) }
+        if spans.count < lines.count {
+            spans.deallocate()
+            spans = .allocate(capacity: lines.count)
+            spans.initialize(repeating: SplicedOutput.Span())
+        }
     }
 
-    /// Answers slice `slice` with `answer` into its buffer (kept from the block before), then signals it done.
+    /// Sorts `keyed` by the high halves (places on the curve), equal ones in the order given
+    /// (the low halves, line numbers): a radix sort, byte by byte from the lowest, as a
+    /// comparison sort of a block's keys cost the thread that reads and writes more than either.
+    private static func sortByKey(_ keyed: inout [UInt64], using other: inout [UInt64]) {
+        other.removeAll(keepingCapacity: true)
+        other.append(contentsOf: keyed)
+        for shift in stride(from: UInt64(32), to: 64, by: 8) {
+            var starts = [Int](repeating: 0, count: 257)
+            for k in keyed { starts[Int(truncatingIfNeeded: k >> shift & 0xFF) + 1] += 1 }
+            for b in 0..<256 { starts[b + 1] += starts[b] }
+            keyed.withUnsafeBufferPointer { from in
+                other.withUnsafeMutableBufferPointer { to in
+                    for k in from {
+                        let b = Int(truncatingIfNeeded: k >> shift & 0xFF)
+                        to[starts[b]] = k
+                        starts[b] += 1
+                    }
+                }
+            }
+            swap(&keyed, &other)
+        }
+    }
+
+    /// Where `p` is on a Z-order curve through the map (about 600 m steps), above every point's
+    /// for what is not a point: points near on the curve are near on the map.
+    private static func curve(_ p: Coordinate) -> UInt32 {
+        guard p.longitude.isFinite, p.latitude.isFinite else { return .max }
+        func step(_ v: Double, _ low: Double, _ span: Double) -> UInt32 {
+            UInt32(max(0, min(65_535, (v - low) / span * 65_536)))
+        }
+        // Spreads a 16-bit value's bits to the even bits of 32.
+        func spread(_ v: UInt32) -> UInt32 {
+            var x = v & 0xFFFF
+            x = (x | x << 8) & 0x00FF_00FF
+            x = (x | x << 4) & 0x0F0F_0F0F
+            x = (x | x << 2) & 0x3333_3333
+            return (x | x << 1) & 0x5555_5555
+        }
+        return min(.max - 1, spread(step(p.longitude, -180, 360)) | spread(step(p.latitude, -90, 180)) << 1)
+    }
+
+    /// Answers slice `slice` (a stretch of `order`) with `answer` into its buffer (kept from
+    /// the block before), then signals it done.
     func run(_ slice: Int, _ answer: (inout BatchSlice) -> (text: SplicedOutput, failed: Int)) {
         let range = (slice * lines.count / sliceCount)..<((slice + 1) * lines.count / sliceCount)
         var buffer = results[slice].text
         results[slice].text = SplicedOutput()
         buffer.removeAll()
-        var batch = BatchSlice(lines: lines[range], in: UnsafeBufferPointer(bytes), firstLine: firstLine, into: consume buffer)
+        var batch = BatchSlice(slice: slice, firstLine: firstLine, spans: spans, into: consume buffer)
+        order.withUnsafeBufferPointer { order in
+            parsed.withUnsafeBufferPointer { parsed in batch.take(UnsafeBufferPointer(rebasing: order[range]), parsed: parsed, notPoints: notPoints) }
+        }
         results[slice] = answer(&batch)
         done[slice].signal()
+    }
+
+    /// Writes the answers in line order, once every slice is done.
+    func write(to fd: Int32) -> Int32 {
+        var texts = (0..<sliceCount).map { results[$0].text }
+        return texts.withUnsafeMutableBufferPointer { texts in
+            SplicedOutput.write(texts, spans: UnsafeBufferPointer(rebasing: spans[..<lines.count]), to: fd)
+        }
     }
 }
 
@@ -156,76 +252,77 @@ private final class BatchWorkers: @unchecked Sendable {
     }
 }
 
-/// One slice of a block: its lines parsed, answered, and written as JSON lines in order.
+/// One slice of a block: its points answered in the order given, each answer written as a JSON
+/// line into its output, and where it is noted under its line (`BatchBlock.write`).
 fileprivate struct BatchSlice {
-    private let lines: ArraySlice<Range<Int>>
+    private let slice: Int
     private let firstLine: Int
     private var points: [Coordinate] = []
-    /// The index in `lines` of each point.
+    /// The line (in the block) of each point.
     private var pointLine: [Int] = []
-    /// Index in `lines` → why it is not a point.
-    private var failures: [Int: String] = [:]
+    /// The block's lines that are not points, and why.
+    private var failures: [(line: Int, message: String)] = []
+    private let spans: UnsafeMutableBufferPointer<SplicedOutput.Span>
     private var out: SplicedOutput
     private var failed = 0
-    /// The first line not yet written.
-    private var next: Int
+    /// The piece where the next line's answer starts.
+    private var nextPiece = 0
 
     /// - Parameter out: an empty buffer to write into, kept from an earlier slice for its capacity.
-    init(lines: ArraySlice<Range<Int>>, in bytes: UnsafeBufferPointer<UInt8>, firstLine: Int, into out: consuming SplicedOutput) {
-        self.lines = lines
+    init(slice: Int, firstLine: Int, spans: UnsafeMutableBufferPointer<SplicedOutput.Span>, into out: consuming SplicedOutput) {
+        self.slice = slice
         self.firstLine = firstLine
+        self.spans = spans
         self.out = out
-        next = lines.startIndex
-        points.reserveCapacity(lines.count)
-        pointLine.reserveCapacity(lines.count)
+    }
+
+    /// Takes the block's lines `items`, in the order they are to be answered.
+    mutating func take(_ items: UnsafeBufferPointer<Int32>, parsed: UnsafeBufferPointer<Coordinate>, notPoints: [Int: String]) {
+        points.reserveCapacity(items.count)
+        pointLine.reserveCapacity(items.count)
         // A point's line is mostly borrowed (`RegeoLines`): its own bytes are its location.
-        out.reserve(bytes: lines.count * 32, pieces: lines.count * 3)
-        for i in lines.indices {
-            let line = UnsafeBufferPointer(rebasing: bytes[lines[i]])
-            if let point = Coordinate(parsingPlainUTF8: line) {
-                points.append(point)
+        out.reserve(bytes: items.count * 32, pieces: items.count * 3)
+        for item in items {
+            let i = Int(item)
+            if let message = notPoints.isEmpty ? nil : notPoints[i] {
+                failures.append((i, message))
+            } else {
+                points.append(parsed[i])
                 pointLine.append(i)
-                continue
-            }
-            do {
-                points.append(try Coordinate(parsing: String(decoding: line, as: UTF8.self)))
-                pointLine.append(i)
-            } catch {
-                failures[i] = ErrorAdvice.message(for: error)
             }
         }
     }
 
-    /// Writes the lines that are not points up to `end`, as failures.
-    private mutating func catchUp(to end: Int) {
-        while next < end {
-            fail(next, failures[next]!)
-            next += 1
-        }
+    /// Notes the pieces written since the last line's as line `i`'s answer.
+    private mutating func noteLine(_ i: Int) {
+        let end = out.mark()
+        spans[i] = out.span(nextPiece, end, output: slice)
+        nextPiece = end
     }
 
     private mutating func fail(_ i: Int, _ message: String) {
         JSON.failure("line \(firstLine + i): \(message)").write(into: &out.bytes)
         out.bytes.append(0x0A)
         failed += 1
+        noteLine(i)
     }
 
-    /// Writes point `k`'s answer or error, after the lines before it.
+    /// Writes point `k`'s answer or error.
     private mutating func write(_ k: Int, _ result: Result<ReverseGeocode, GazetteerError>) {
         let i = pointLine[k]
-        catchUp(to: i)
         switch result {
         case .success(let answer):
             AMapShape.writeRegeo(answer, all: true, into: &out.bytes)
             out.bytes.append(0x0A)
+            noteLine(i)
         case .failure(let error):
             fail(i, ErrorAdvice.message(for: error))
         }
-        next = i + 1
     }
 
+    /// Writes the lines that are not points, and hands over the output.
     private mutating func finish() -> (text: SplicedOutput, failed: Int) {
-        catchUp(to: lines.endIndex)
+        for (line, message) in failures { fail(line, message) }
         return (out, failed)
     }
 
@@ -242,10 +339,8 @@ fileprivate struct BatchSlice {
         repository.placeBatch(points, radius: radius, poiLimit: limit, into: worker.places) { k, place in
             switch place {
             case .key(let key):
-                let i = pointLine[k]
-                catchUp(to: i)
                 worker.lines.write(key, at: points[k], places: worker.places, into: &out)
-                next = i + 1
+                noteLine(pointLine[k])
             case .answer(let result):
                 write(k, result)
             }

@@ -43,6 +43,47 @@ import Testing
         }
     }
 
+    /// A batch answers its points in another order than its lines': each line's pieces, noted
+    /// as a span between two marks, reach the file in the spans' order, from several outputs,
+    /// whether held in the span (up to three pieces) or named by where they are (more).
+    @Test func spansReachAFileInTheirOrder() throws {
+        let kept = Array((0..<100).map { UInt8(48 + $0 % 40) })
+        try kept.withUnsafeBufferPointer { kept in
+            var outputs = [SplicedOutput(), SplicedOutput(), SplicedOutput()]
+            var lines: [(span: SplicedOutput.Span, bytes: [UInt8])] = []
+            for i in 0..<5_000 {
+                let o = i % 3
+                let first = outputs[o].mark()
+                var bytes: [UInt8] = []
+                for piece in 0..<(1 + i % 5) {
+                    if piece % 2 == 0 {
+                        let start = (i + piece) % 60, count = (i * 7 + piece) % 30
+                        outputs[o].borrow(kept.baseAddress! + start, count: count)
+                        bytes += kept[start..<(start + count)]
+                    } else {
+                        let own = Array("<\(i).\(piece)>".utf8)
+                        outputs[o].bytes += own
+                        bytes += own
+                    }
+                }
+                let end = outputs[o].mark()
+                lines.append((outputs[o].span(first, end, output: o), bytes))
+            }
+            lines.shuffle()
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("spans-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            try #require(fd >= 0)
+            let spans = lines.map(\.span)
+            let status = outputs.withUnsafeMutableBufferPointer { outputs in
+                spans.withUnsafeBufferPointer { SplicedOutput.write(outputs, spans: $0, to: fd) }
+            }
+            close(fd)
+            #expect(status == 0)
+            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == lines.flatMap(\.bytes))
+        }
+    }
+
     @Test func piecesReachAPipeInOrder() throws {
         // More than a pipe's buffer (64 KiB), so the writer waits for the reader between writes.
         let kept = Array((0..<100).map { UInt8(97 + $0 % 26) })
