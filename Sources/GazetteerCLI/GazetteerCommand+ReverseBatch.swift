@@ -57,7 +57,15 @@ extension GazetteerCommand.Reverse {
             let lines = reader.next(blockSize)
             if lines.isEmpty { break }
             if inFlight.count == blocks.count { try writeOldest() }
+            let block = blocks[started % blocks.count]
+            started += 1
+            let taken = DispatchGroup()
             if !listsPOIs {
+                // The first block is parsed and ordered on another thread while the batch is readied.
+                if lineNumber == 0 {
+                    let (lines, buffer, first) = (lines, reader.buffer, lineNumber + 1)
+                    DispatchQueue.global().async(group: taken) { block.take(lines, from: buffer, firstLine: first) }
+                }
                 // The first block of a file says about how many points the batch holds: enough
                 // to build the cells before any point rather than after many.
                 var expected = lines.count
@@ -66,9 +74,8 @@ extension GazetteerCommand.Reverse {
                 }
                 repository.prepareBatch(expected)
             }
-            let block = blocks[started % blocks.count]
-            started += 1
-            block.take(lines, from: reader.buffer, firstLine: lineNumber + 1)
+            if listsPOIs || lineNumber > 0 { block.take(lines, from: reader.buffer, firstLine: lineNumber + 1) }
+            taken.wait()
             lineNumber += lines.count
             inFlight.append(block)
             for slice in 0..<block.sliceCount {
