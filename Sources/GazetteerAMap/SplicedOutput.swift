@@ -9,7 +9,7 @@ import Darwin
 /// other point's of its address, so it is named by reference instead of copied, and only the
 /// point's location is written here.
 ///
-/// The borrowed memory must stay as it is until `write(to:)` has run.
+/// The borrowed memory must stay as it is until `write(to:)` (or `write(_:spans:to:)`) has run.
 package struct SplicedOutput {
     /// The bytes of its own; append freely. Appended bytes go out after every piece borrowed
     /// before them and before every piece borrowed after.
@@ -48,7 +48,7 @@ package struct SplicedOutput {
         }
     }
 
-    /// Everything, in order, in one array (tests; a batch writes with `write(to:)`).
+    /// Everything, in order, in one array (tests; a batch writes with `write(_:spans:to:)`).
     package var joined: [UInt8] {
         var all: [UInt8] = []
         bytes.withUnsafeBufferPointer { own in

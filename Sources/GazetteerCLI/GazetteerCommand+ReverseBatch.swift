@@ -14,6 +14,9 @@ extension GazetteerCommand.Reverse {
     /// each slice a stretch of it, so one thread meets the same cells, boundaries and addresses
     /// point after point: in input order, points spread over a country met a cache miss in each
     /// table for each point, and took twice the time.
+    /// Lines in a block of a batch without POIs, and of one that lists them.
+    static let blockLines = 131_072, listingBlockLines = 16_384
+
     func runBatch(_ repository: Repository, path: String) throws -> Int {
         let input = try Self.openBatchInput(path)
         let system = query.coordsys
@@ -32,8 +35,10 @@ extension GazetteerCommand.Reverse {
         var failed = 0
         var lineNumber = 0
         // Large enough that a slice's stretch of the curve is a few districts across, when the
-        // points spread over a country (at 16,384 the order bought nothing).
-        let blockSize = 131_072
+        // points spread over a country (at 16,384 the order bought nothing); smaller where POIs
+        // are listed, as each such answer is kept whole (some 730 bytes) until its block is
+        // written, where a line named by reference keeps only its location.
+        let blockSize = listsPOIs ? Self.listingBlockLines : Self.blockLines
         let slicesPerBlock = ProcessInfo.processInfo.activeProcessorCount * 4
         // Their buffers are kept from block to block: fresh ones would cost their page faults again.
         let blocks = (0..<2).map { _ in BatchBlock(slices: slicesPerBlock) }
@@ -274,6 +279,9 @@ fileprivate struct BatchSlice {
     private var failed = 0
     /// The piece where the next line's answer starts.
     private var nextPiece = 0
+    /// Lines given to this slice, and lines noted: a line left out would be written from a
+    /// span an earlier block left.
+    private var given = 0, noted = 0
 
     /// - Parameter out: an empty buffer to write into, kept from an earlier slice for its capacity.
     init(slice: Int, firstLine: Int, spans: UnsafeMutableBufferPointer<SplicedOutput.Span>, into out: consuming SplicedOutput) {
@@ -289,6 +297,7 @@ fileprivate struct BatchSlice {
         pointLine.reserveCapacity(items.count)
         // A point's line is mostly borrowed (`RegeoLines`): its own bytes are its location.
         out.reserve(bytes: items.count * 32, pieces: items.count * 3)
+        given += items.count
         for item in items {
             let i = Int(item)
             if let message = notPoints.isEmpty ? nil : notPoints[i] {
@@ -305,6 +314,7 @@ fileprivate struct BatchSlice {
         let end = out.mark()
         spans[i] = out.span(nextPiece, end, output: slice)
         nextPiece = end
+        noted += 1
     }
 
     private mutating func fail(_ i: Int, _ message: String) {
@@ -330,6 +340,7 @@ fileprivate struct BatchSlice {
     /// Writes the lines that are not points, and hands over the output.
     private mutating func finish() -> (text: SplicedOutput, failed: Int) {
         for (line, message) in failures { fail(line, message) }
+        precondition(noted == given, "a batch slice answered \(noted) of its \(given) lines")
         return (out, failed)
     }
 

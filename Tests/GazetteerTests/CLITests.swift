@@ -520,11 +520,23 @@ enum CLI {
     /// line, over several blocks.
     @Test(.tags(.seed), .skippedInFastRuns) func reverseBatchKeepsOrderOverManyBlocks() throws {
         let fixture = Fixture()
-        let points = ["116.397477,39.908692", "120.1551,30.2741", "113.7518,23.0205", "x", "200,95"]
-        // Three blocks of the batch's 131,072 lines, each answered along the curve, not in line order.
+        // Three blocks of `GazetteerCommand.Reverse.blockLines` (131,072), each answered along a
+        // curve through the map, not in line order. Every point a little apart from the others
+        // of its place, so that a line answered for another line shows in its location.
+        let places = [(116.397477, 39.908692), (120.1551, 30.2741), (113.7518, 23.0205)]
         let count = 2 * 131_072 + 1_001
-        var text = ""
-        for i in 0..<count { text += points[i % points.count] + "\n" }
+        var text = "", locations: [String] = []
+        for i in 0..<count {
+            switch i % 5 {
+            case 3: text += "x\n"; locations.append("")
+            case 4: text += "200,95\n"; locations.append("")
+            default:
+                let (lng, lat) = places[i % 5]
+                let location = String(format: "%.6f,%.6f", lng + Double(i % 1_000) * 0.000_001, lat + Double(i / 1_000) * 0.000_001)
+                text += location + "\n"
+                locations.append(location)
+            }
+        }
         let path = fixture.write("points.txt", text)
         let r = try CLI.seed(["reverse", "--batch", path, "--radius", "0"])
         #expect(r.status == 1, "\(r.arguments) → \(r.status)")
@@ -532,13 +544,14 @@ enum CLI {
         try #require(lines.count == count, "one line per input line, got \(lines.count)")
         for (i, line) in lines.enumerated() {
             let ok: Bool
-            switch i % points.count {
+            switch i % 5 {
             case 0: ok = line.contains(#""adcode":"110101""#)
             case 1: ok = line.contains(#""province":"浙江省""#)
             case 2: ok = line.contains(#""city":"东莞市""#)
             default: ok = line.contains(#""status":"0""#) && line.contains("line \(i + 1):")
             }
-            if !ok { Issue.record("line \(i + 1) out of order: \(line.prefix(300))"); break }
+            let placed = locations[i].isEmpty || line.contains(#""location":"\#(locations[i])""#)
+            if !ok || !placed { Issue.record("line \(i + 1) out of order: \(line.prefix(300))"); break }
         }
     }
 

@@ -101,6 +101,16 @@ import Testing
         }
     }
 
+    /// Loaded in pieces (as on every core for a million POIs), the cells are the ones a single
+    /// pass makes: the same bits, and each block's POIs in the same order.
+    @Test func poiCellsAreTheSameInAnyNumberOfPieces() throws {
+        try repo.read { db in
+            let whole = try POICells(loading: db, pieces: 1)
+            #expect(whole.mayHold(BoundingBox.around(Coordinate(longitude: 116.397477, latitude: 39.908692), radius: 2_000)))
+            for pieces in [2, 3, 8] { #expect(try POICells(loading: db, pieces: pieces) == whole, "\(pieces) pieces") }
+        }
+    }
+
     @Test func poiCellsListTheRowsTheRTreeFinds() throws {
         let points = try pointsAroundPOIs()
         try repo.read { db in

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 import Testing
 @testable import GazetteerSupport
@@ -18,6 +19,8 @@ import Testing
         let tally = Tally(pieces)
         WorkPieces.run(pieces) { piece in
             tally.running.add(1, ordering: .relaxed)
+            // Long enough that workers take pieces too, and a return before they finish shows.
+            usleep(2_000)
             tally.calls.withLock { $0[piece] += 1 }
             tally.running.subtract(1, ordering: .relaxed)
         }

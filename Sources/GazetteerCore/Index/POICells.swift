@@ -1,7 +1,6 @@
 import Foundation
 import GazetteerSQLite
 import GazetteerSupport
-import Synchronization
 
 /// Which cells of a fine grid (about 100 m) hold at least one POI, from the POI R*Tree's
 /// boxes. Batch reverse geocoding asks the R*Tree for POIs within 100 m of every point (for the
@@ -20,7 +19,7 @@ import Synchronization
 /// The POIs' ids and boxes are kept too, block by block (`forEachPOI`): the few points with a
 /// POI near then find the landmark from memory, where the R*Tree query reads its nodes through
 /// the page cache (tens of microseconds each, a fifth of a whole batch).
-package struct POICells: Sendable {
+package struct POICells: Sendable, Equatable {
     private let originLng: Double, originLat: Double
     private let cellDegrees: Double
     /// Cells across and down (a multiple of 8).
@@ -53,7 +52,9 @@ package struct POICells: Sendable {
     /// Most blocks: 2^28 bits, 32 MiB. China's POIs at the finest size (0.001°) take about 40 million.
     package static let maxBlocks = 1 << 28
 
-    package init(loading db: Connection) throws {
+    /// - Parameter pieces: how many pieces the POIs are taken in (nil: one per core, for a
+    ///   million POIs; one for fewer than 65,536). The cells are the same for any number.
+    package init(loading db: Connection, pieces: Int? = nil) throws {
         var boxes: [Float] = [], ids: [Int64] = []
         if let entries = try RTreeLeaves.entries(db, table: "poi_rtree") {
             (ids, boxes) = entries
@@ -87,7 +88,7 @@ package struct POICells: Sendable {
         // The POIs in pieces, on every core (`WorkPieces`): each piece marks block bits of its
         // own, merged after, and is placed after the pieces before it, so the lists come out
         // as one pass in order would make them.
-        let pieces = count < 1 << 16 ? 1 : Swift.min(8, ProcessInfo.processInfo.activeProcessorCount)
+        let pieces = Swift.max(1, pieces ?? (count < 1 << 16 ? 1 : Swift.min(8, ProcessInfo.processInfo.activeProcessorCount)))
         let pieceOf = { @Sendable (piece: Int) in (count * piece / pieces)..<(count * (piece + 1) / pieces) }
         // Per POI, the block and bit of its box's minimum corner (block -1: a wide box); the
         // other cells of a box (a point's spans one, or two at an edge) as extra marks.
@@ -137,7 +138,10 @@ package struct POICells: Sendable {
                         }
                         lists[piece] = list
                     }
-                    for i in 0..<((pieces - 1) * blockWords) { firstBits[i % blockWords] |= pieceBits[i] }
+                    for piece in 1..<Swift.max(1, pieces) {
+                        let bits = pieceBits.baseAddress! + (piece - 1) * blockWords
+                        for w in 0..<blockWords { firstBits[w] |= bits[w] }
+                    }
                 }
             }
         }
@@ -198,7 +202,10 @@ package struct POICells: Sendable {
                             counts[b] += 1
                         }
                     }
-                    for i in 0..<((pieces - 1) * total) { blocks[i % total] |= pieceBlocks[i] }
+                    for piece in 1..<Swift.max(1, pieces) {
+                        let words = pieceBlocks.baseAddress! + (piece - 1) * total
+                        for b in 0..<total { blocks[b] |= words[b] }
+                    }
                     starts.withUnsafeMutableBufferPointer { starts in
                         for b in 0..<total {
                             var at = starts[b]
@@ -217,10 +224,8 @@ package struct POICells: Sendable {
                                 ids.withUnsafeBufferPointer { ids in
                                     boxes.withUnsafeBufferPointer { boxes in
                                         nonisolated(unsafe) let (placedIDs, placedBoxes, cellOf, ids, boxes) = (placedIDs, placedBoxes, cellOf, ids, boxes)
-                                        let filled = Atomic<Int>(0)
                                         WorkPieces.run(pieces) { piece in
                                             let next = UnsafeMutableBufferPointer(rebasing: next[(piece * total)...].prefix(total))
-                                            var placed = 0
                                             for n in pieceOf(piece) where cornerBlock[n] >= 0 {
                                                 let b = Int(cornerBlock[n]), at = Int(next[b])
                                                 next[b] += 1
@@ -228,11 +233,8 @@ package struct POICells: Sendable {
                                                 placedBoxes[4 * at] = boxes[4 * n]; placedBoxes[4 * at + 1] = boxes[4 * n + 1]
                                                 placedBoxes[4 * at + 2] = boxes[4 * n + 2]; placedBoxes[4 * at + 3] = boxes[4 * n + 3]
                                                 cellOf[at] = cornerBit[n]
-                                                placed += 1
                                             }
-                                            filled.add(placed, ordering: .relaxed)
                                         }
-                                        precondition(filled.load(ordering: .relaxed) == listed)
                                     }
                                 }
                                 doneCells = listed
