@@ -5,6 +5,9 @@ import GazetteerAMap
 import GazetteerSupport
 
 extension GazetteerCommand.Reverse {
+    /// Lines in a block of a batch without POIs, and of one that lists them.
+    static let blockLines = 131_072, listingBlockLines = 16_384
+
     /// Answers lines in blocks, each block's slices spread over all cores, written in input
     /// order. Two blocks are in flight: the next block's slices are queued before the
     /// current one's are written, so no core waits at a block's end for the slowest slice, nor
@@ -14,9 +17,6 @@ extension GazetteerCommand.Reverse {
     /// each slice a stretch of it, so one thread meets the same cells, boundaries and addresses
     /// point after point: in input order, points spread over a country met a cache miss in each
     /// table for each point, and took twice the time.
-    /// Lines in a block of a batch without POIs, and of one that lists them.
-    static let blockLines = 131_072, listingBlockLines = 16_384
-
     func runBatch(_ repository: Repository, path: String) throws -> Int {
         let input = try Self.openBatchInput(path)
         let system = query.coordsys
@@ -64,13 +64,14 @@ extension GazetteerCommand.Reverse {
             if inFlight.count == blocks.count { try writeOldest() }
             let block = blocks[started % blocks.count]
             started += 1
+            // The first block is parsed and ordered on another thread while the batch is readied.
+            let takenAside = !listsPOIs && lineNumber == 0
             let taken = DispatchGroup()
+            if takenAside {
+                let (lines, buffer, first) = (lines, reader.buffer, lineNumber + 1)
+                DispatchQueue.global().async(group: taken) { block.take(lines, from: buffer, firstLine: first) }
+            }
             if !listsPOIs {
-                // The first block is parsed and ordered on another thread while the batch is readied.
-                if lineNumber == 0 {
-                    let (lines, buffer, first) = (lines, reader.buffer, lineNumber + 1)
-                    DispatchQueue.global().async(group: taken) { block.take(lines, from: buffer, firstLine: first) }
-                }
                 // The first block of a file says about how many points the batch holds: enough
                 // to build the cells before any point rather than after many.
                 var expected = lines.count
@@ -79,7 +80,7 @@ extension GazetteerCommand.Reverse {
                 }
                 repository.prepareBatch(expected)
             }
-            if listsPOIs || lineNumber > 0 { block.take(lines, from: reader.buffer, firstLine: lineNumber + 1) }
+            if !takenAside { block.take(lines, from: reader.buffer, firstLine: lineNumber + 1) }
             taken.wait()
             lineNumber += lines.count
             inFlight.append(block)
@@ -118,7 +119,8 @@ private final class BatchBlock: @unchecked Sendable {
     private var notPoints: [Int: String] = [:]
     /// The keys sorted (curve place and line) and the sort's other buffer, kept for their capacity.
     private var keyed: [UInt64] = [], sorting: [UInt64] = []
-    /// The lines in the order answered: along the curve, lines that are not points last.
+    /// The lines in the order answered: along the curve, lines that are not points last (its
+    /// capacity kept, as the keys').
     private var order: [Int32] = []
     /// Per line, where its answer is in its slice's output: written by every slice at once,
     /// each its own lines, so a buffer rather than an array (whose every write is exclusive).
@@ -172,7 +174,8 @@ private final class BatchBlock: @unchecked Sendable {
             keyed.append(UInt64(point.map(Self.curve) ?? .max) << 32 | UInt64(i))
         }
         Self.sortByKey(&keyed, using: &sorting)
-        order = keyed.map { Int32(truncatingIfNeeded: $0) }
+        order.removeAll(keepingCapacity: true)
+        order.append(contentsOf: keyed.lazy.map { Int32(truncatingIfNeeded: $0) })
         if spans.count < lines.count {
             spans.deallocate()
             spans = .allocate(capacity: lines.count)

@@ -138,10 +138,7 @@ package struct POICells: Sendable, Equatable {
                         }
                         lists[piece] = list
                     }
-                    for piece in 1..<Swift.max(1, pieces) {
-                        let bits = pieceBits.baseAddress! + (piece - 1) * blockWords
-                        for w in 0..<blockWords { firstBits[w] |= bits[w] }
-                    }
+                    Self.merge(pieceBits, into: firstBits)
                 }
             }
         }
@@ -202,10 +199,7 @@ package struct POICells: Sendable, Equatable {
                             counts[b] += 1
                         }
                     }
-                    for piece in 1..<Swift.max(1, pieces) {
-                        let words = pieceBlocks.baseAddress! + (piece - 1) * total
-                        for b in 0..<total { blocks[b] |= words[b] }
-                    }
+                    Self.merge(pieceBlocks, into: blocks)
                     starts.withUnsafeMutableBufferPointer { starts in
                         for b in 0..<total {
                             var at = starts[b]
@@ -250,6 +244,14 @@ package struct POICells: Sendable, Equatable {
         (originLng, originLat, cellDegrees) = (minLng, minLat, c)
         (self.columns, self.rows, self.blockBits, self.ranks, self.blocks) = (columns, rows, blockBits, ranks, blocks)
         (self.groupBits, self.groupColumns, self.nearBits) = (groupBits, groupColumns, nearBits)
+    }
+
+    /// ORs the words of the pieces after the first (`later`, one piece after another, each as
+    /// long as `first`) into the first piece's.
+    private static func merge(_ later: UnsafeMutableBufferPointer<UInt64>, into first: UnsafeMutableBufferPointer<UInt64>) {
+        for start in stride(from: 0, to: later.count, by: Swift.max(1, first.count)) {
+            for w in first.indices { first[w] |= later[start + w] }
+        }
     }
 
     /// What one piece of the POIs adds besides its block bits.
