@@ -264,10 +264,10 @@ extension Repository {
                         do {
                             let (key, unplaced, new) = try slots.key(p, label: Int(look.labels[i]), cells: cells, locator, system)
                             if let new { places.keep(key, new) }
-                            let poisNear = look.poisNear[i] == 0
+                            // Asked only of a point with an address: half of a batch over land and sea has none.
+                            if unplaced || !(look.poisNear[i] == 0
                                 ? locator.mayHavePOIs(in: BoundingBox.around(p, radius: Self.landmarkReach + POIFinder.boxSlack))
-                                : look.poisNear[i] == 2
-                            if unplaced || !poisNear {
+                                : look.poisNear[i] == 2) {
                                 body(i, .key(key))
                             } else {
                                 body(i, .answer(.success(try answer(location, system: system, radius: radius, poiLimit: poiLimit, locator: locator, db: db))))
@@ -294,20 +294,21 @@ extension Repository {
     /// cells and builds the POI cells now when that many points make them worth it (see
     /// `RegionCache.noteRegionBatch` and `notePOIBatch`), so that the first block does not
     /// pay the slow path. Three pieces, each on a connection of its own, taken by whichever
-    /// core is free: the region cells as the importer stored them (or, with none current, built
-    /// from the boundaries decoded on all cores, `RegionCache.loadShapes`) then the POI cells;
-    /// every region's row as stored (`RegionCache.noteRowsBatch`) then the towns (from those
+    /// core is free: the POI cells; the region cells as the importer stored them (or, with none
+    /// current, built from the boundaries decoded on all cores, `RegionCache.loadShapes`), then
+    /// every region's row as stored (`RegionCache.noteRowsBatch`) and the towns (from those
     /// rows, else a scan); the region boxes (`RegionCache.grid`, which the first point in a
-    /// border cell would otherwise load inside the first block). On two cores the shorter of
-    /// the first two is followed by the boxes, and the first block waits for the longer side.
+    /// border cell would otherwise load inside the first block). The POI cells come first and
+    /// alone: at a million POIs they are the longest piece (some 70 ms), and behind the stored
+    /// region cells they started 30 ms later while the other core had little left to do.
     package func prepareBatch(_ count: Int) {
         DispatchQueue.concurrentPerform(iterations: 3) { task in
             _ = try? read { db in
                 switch task {
                 case 0:
-                    regions.noteRegionBatch(count, db) { try RegionLocator(cache: regions, db: db).buildCells() }
                     regions.notePOIBatch(count, db)
                 case 1:
+                    regions.noteRegionBatch(count, db) { try RegionLocator(cache: regions, db: db).buildCells() }
                     regions.noteRowsBatch(count, db)
                     regions.noteTownBatch(count, db)
                 default:
