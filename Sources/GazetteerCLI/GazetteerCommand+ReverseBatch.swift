@@ -178,7 +178,9 @@ private final class BatchBlock: @unchecked Sendable {
         order.append(contentsOf: keyed.lazy.map { Int32(truncatingIfNeeded: $0) })
         if spans.count < lines.count {
             spans.deallocate()
-            spans = .allocate(capacity: lines.count)
+            // On huge pages: 8 MiB a block, each written at random.
+            spans = HugePages.allocate(byteCount: lines.count * MemoryLayout<SplicedOutput.Span>.stride)
+                .bindMemory(to: SplicedOutput.Span.self)
             spans.initialize(repeating: SplicedOutput.Span())
         }
     }
