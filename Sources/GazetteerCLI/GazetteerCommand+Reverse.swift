@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import GazetteerSupport
 import Gazetteer
 import GazetteerAMap
 
@@ -41,6 +42,8 @@ extension GazetteerCommand {
 
         func run() throws {
             if let batch {
+                // Before the database is opened, so that every arena grows as a batch's should.
+                MallocTuning.forBatch()
                 var failed = 0
                 try query.failingAsJSON { failed = try runBatch(try database.openRepository(), path: batch) }
                 if failed > 0 { throw ExitCode(1) }
