@@ -50,6 +50,13 @@ package final class ReverseBatchPlaces {
         var placed: [RegionCache.Placed] = []
         /// The towns that may be named (nil: none is named at this level).
         var towns: [TownSet?] = []
+        /// The same, flat, read at every point (`TownSet.townIndex(at:centres:reach:complete:)`):
+        /// slot `s`'s centres are `townCentres[townStart[s]..<townStart[s] + townCount[s]]`
+        /// (count -1: none is named).
+        var townCentres: [RegionCache.TownCentre] = []
+        var townStart: [Int32] = [], townCount: [Int32] = []
+        var townReach: [Double] = []
+        var townComplete: [Bool] = []
         /// The key of the slot's answer without a town; town `i` has key `keyBase + 1 + i`.
         var keyBase: [Int32] = []
         /// Whether the formatted address is empty (no landmark is then looked for).
@@ -75,7 +82,12 @@ package final class ReverseBatchPlaces {
             }
             let s = Int(slot)
             var key = keyBase[s]
-            if let town = towns[s]?.townIndex(at: p) { key += 1 + Int32(town) }
+            if townCount[s] >= 0, let town = townCentres.withUnsafeBufferPointer({ centres in
+                TownSet.townIndex(at: p, centres: UnsafeBufferPointer(rebasing: centres[Int(townStart[s])...].prefix(Int(townCount[s]))),
+                                  reach: townReach[s], complete: townComplete[s])
+            }) {
+                key += 1 + Int32(town)
+            }
             guard !resolved[Int(key)] else { return (key, unplaced[s], nil) }
             // As `RegionLocator.address` builds it.
             let answer = NewAddress(address: placed[s].address, formatted: placed[s].formatted, region: codes[s])
@@ -102,6 +114,11 @@ package final class ReverseBatchPlaces {
             let s = Int32(placed.count)
             placed.append(p)
             towns.append(t)
+            townStart.append(Int32(townCentres.count))
+            townCount.append(t.map { Int32($0.centres.count) } ?? -1)
+            townReach.append(t?.reach ?? 0)
+            townComplete.append(t?.complete ?? false)
+            townCentres.append(contentsOf: t?.centres ?? [])
             unplaced.append(p.formatted.isEmpty)
             keyBase.append(Int32(resolved.count))
             codes.append(code ?? .min)

@@ -49,17 +49,23 @@ package struct TownSet: Sendable {
     /// The index in `centres` of the town `town(at:)` names: a batch keeps what it wrote
     /// per town by this index, without a look-up by code.
     package func townIndex(at p: Coordinate) -> Int? {
+        centres.withUnsafeBufferPointer { Self.townIndex(at: p, centres: $0, reach: reach, complete: complete) }
+    }
+
+    /// `townIndex(at:)` of a set with these centres, reach and completeness: a batch keeps
+    /// every district's centres in one flat table, as reading a set out of an array retained
+    /// and released its centres at every point.
+    package static func townIndex(at p: Coordinate, centres: UnsafeBufferPointer<RegionCache.TownCentre>,
+                                  reach: Double, complete: Bool) -> Int? {
         guard reach > 0 else { return nil }
         // Equirectangular distance ranks as the great circle does at town scale, without trigonometry per town.
         let k = cos(p.latitude * .pi / 180)
         var first = (d2: Double.infinity, index: -1), second = Double.infinity
-        centres.withUnsafeBufferPointer { centres in
-            for i in centres.indices {
-                let t = centres[i].center
-                let x = (t.longitude - p.longitude) * k, y = t.latitude - p.latitude
-                let d2 = x * x + y * y
-                if d2 < first.d2 { second = first.d2; first = (d2, i) } else if d2 < second { second = d2 }
-            }
+        for i in centres.indices {
+            let t = centres[i].center
+            let x = (t.longitude - p.longitude) * k, y = t.latitude - p.latitude
+            let d2 = x * x + y * y
+            if d2 < first.d2 { second = first.d2; first = (d2, i) } else if d2 < second { second = d2 }
         }
         guard first.index >= 0 else { return nil }
         if !complete && second.isFinite && first.d2 > Self.margin * Self.margin * second { return nil }
