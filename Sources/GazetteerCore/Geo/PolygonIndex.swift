@@ -16,7 +16,7 @@ package struct PolygonIndex: Sendable {
         package var bandCount: Int32
         /// Index into `bandStarts` of this ring's first band; the ring owns bandCount + 1 entries.
         package var bandBase: Int32
-        /// Range of this ring's points in `xs` / `ys`; the ring is stored closed.
+        /// Range of this ring's points (pairs of `xy`); the ring is stored closed.
         package var pointStart: Int32, pointEnd: Int32
     }
 
@@ -25,8 +25,10 @@ package struct PolygonIndex: Sendable {
         package var ringStart: Int32, ringEnd: Int32
     }
 
-    private(set) var xs: [Double] = []
-    private(set) var ys: [Double] = []
+    /// Every point's longitude then latitude, interleaved: the point-in-polygon test reads an
+    /// edge's four values together (usually one cache line), where two arrays cost a cache miss
+    /// in each, and a batch's tests of boundaries met cold mostly wait on those misses.
+    private(set) var xy: [Double] = []
     private(set) var rings: [Ring] = []
     private(set) var parts: [Part] = []
     /// CSR offsets into `edges`, per band of every ring.
@@ -51,41 +53,38 @@ package struct PolygonIndex: Sendable {
         var ringBoxes: [RingBox] = []
         ringBoxes.reserveCapacity(ringCount)
         var filled = 0
-        xs = [Double](unsafeUninitializedCapacity: pointCount) { xs, xsDone in
-            ys = [Double](unsafeUninitializedCapacity: pointCount) { ys, ysDone in
-                for polygon in polygons {
-                    for points in polygon.rings {
-                        let start = filled
-                        var minX = Double.infinity, minY = Double.infinity
-                        var maxX = -Double.infinity, maxY = -Double.infinity
-                        var totalDy = 0.0
-                        points.withUnsafeBufferPointer { points in
-                            for p in points {
-                                if filled > start { totalDy += abs(p.latitude - ys[filled - 1]) }
-                                xs[filled] = p.longitude
-                                ys[filled] = p.latitude
-                                filled += 1
-                                minX = Swift.min(minX, p.longitude); maxX = Swift.max(maxX, p.longitude)
-                                minY = Swift.min(minY, p.latitude); maxY = Swift.max(maxY, p.latitude)
-                            }
-                            if let first = points.first, let last = points.last, first != last {
-                                totalDy += abs(first.latitude - ys[filled - 1])
-                                xs[filled] = first.longitude
-                                ys[filled] = first.latitude
-                                filled += 1
-                            }
+        xy = [Double](unsafeUninitializedCapacity: 2 * pointCount) { xy, done in
+            for polygon in polygons {
+                for points in polygon.rings {
+                    let start = filled
+                    var minX = Double.infinity, minY = Double.infinity
+                    var maxX = -Double.infinity, maxY = -Double.infinity
+                    var totalDy = 0.0
+                    points.withUnsafeBufferPointer { points in
+                        for p in points {
+                            if filled > start { totalDy += abs(p.latitude - xy[2 * (filled - 1) + 1]) }
+                            xy[2 * filled] = p.longitude
+                            xy[2 * filled + 1] = p.latitude
+                            filled += 1
+                            minX = Swift.min(minX, p.longitude); maxX = Swift.max(maxX, p.longitude)
+                            minY = Swift.min(minY, p.latitude); maxY = Swift.max(maxY, p.latitude)
                         }
-                        ringBoxes.append((minX, minY, maxX, maxY, start, filled, totalDy))
+                        if let first = points.first, let last = points.last, first != last {
+                            totalDy += abs(first.latitude - xy[2 * (filled - 1) + 1])
+                            xy[2 * filled] = first.longitude
+                            xy[2 * filled + 1] = first.latitude
+                            filled += 1
+                        }
                     }
+                    ringBoxes.append((minX, minY, maxX, maxY, start, filled, totalDy))
                 }
-                ysDone = filled
             }
-            xsDone = filled
+            done = 2 * filled
         }
         buildBands(ringBoxes, ringsPerPolygon: polygons.map(\.rings.count))
     }
 
-    /// A ring's box, its points' range in `xs` / `ys`, and the sum of its edges' latitude changes.
+    /// A ring's box, its points' range (pairs of `xy`), and the sum of its edges' latitude changes.
     private typealias RingBox = (minX: Double, minY: Double, maxX: Double, maxY: Double, start: Int, end: Int, totalDy: Double)
 
     /// The index of a stored boundary (`MultiPolygon.encoded()`), built from its bytes: the same
@@ -99,63 +98,60 @@ package struct PolygonIndex: Sendable {
         var failure: GeometryError?
         var filled = 0
         bytes.withUnsafeBytes { raw in
-            xs = [Double](unsafeUninitializedCapacity: pointCount) { xs, xsDone in
-                ys = [Double](unsafeUninitializedCapacity: pointCount) { ys, ysDone in
-                    var at = offset
-                    rings: for (r, n) in pointCounts.enumerated() {
-                        let start = filled
-                        // The extremes kept as the stored integers: a point's `Double` is the
-                        // integer divided by the scale, which keeps their order, so the extremes'
-                        // `Double`s are the extremes of the `Double`s, and range-checking them
-                        // checks every point's range, not each point on its own.
-                        var loX = Int32.max, hiX = Int32.min, loY = Int32.max, hiY = Int32.min
-                        var totalDy = 0.0
-                        var previous = 0.0
-                        for i in 0..<n {
-                            // As `MultiPolygon(encoded:)` reads a point.
-                            let ix = Int32(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
-                            let iy = Int32(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self)))
-                            at += 8
-                            let lat = Double(iy) / MultiPolygon.binaryScale
-                            if i > 0 { totalDy += abs(lat - previous) }
-                            previous = lat
-                            xs[filled] = Double(ix) / MultiPolygon.binaryScale
-                            ys[filled] = lat
-                            filled += 1
-                            loX = Swift.min(loX, ix); hiX = Swift.max(hiX, ix)
-                            loY = Swift.min(loY, iy); hiY = Swift.max(hiY, iy)
-                        }
-                        let minX = Double(loX) / MultiPolygon.binaryScale, maxX = Double(hiX) / MultiPolygon.binaryScale
-                        let minY = Double(loY) / MultiPolygon.binaryScale, maxY = Double(hiY) / MultiPolygon.binaryScale
-                        guard Coordinate(longitude: minX, latitude: minY).isValid, Coordinate(longitude: maxX, latitude: maxY).isValid else {
-                            // Refused as `MultiPolygon(encoded:)` refuses it: by the ring's first point out of range.
-                            for k in start..<filled {
-                                let c = Coordinate(longitude: xs[k], latitude: ys[k])
-                                if !c.isValid {
-                                    failure = .corrupt("coordinate (\(c.longitude) \(c.latitude)) out of range in ring \(r + 1)")
-                                    break
-                                }
-                            }
-                            break rings
-                        }
-                        guard xs[start] == xs[filled - 1], ys[start] == ys[filled - 1] else {
-                            failure = .corrupt("ring \(r + 1) is not closed")
-                            break
-                        }
-                        ringBoxes.append((minX, minY, maxX, maxY, start, filled, totalDy))
+            xy = [Double](unsafeUninitializedCapacity: 2 * pointCount) { xy, done in
+                var at = offset
+                rings: for (r, n) in pointCounts.enumerated() {
+                    let start = filled
+                    // The extremes kept as the stored integers: a point's `Double` is the
+                    // integer divided by the scale, which keeps their order, so the extremes'
+                    // `Double`s are the extremes of the `Double`s, and range-checking them
+                    // checks every point's range, not each point on its own.
+                    var loX = Int32.max, hiX = Int32.min, loY = Int32.max, hiY = Int32.min
+                    var totalDy = 0.0
+                    var previous = 0.0
+                    for i in 0..<n {
+                        // As `MultiPolygon(encoded:)` reads a point.
+                        let ix = Int32(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
+                        let iy = Int32(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self)))
+                        at += 8
+                        let lat = Double(iy) / MultiPolygon.binaryScale
+                        if i > 0 { totalDy += abs(lat - previous) }
+                        previous = lat
+                        xy[2 * filled] = Double(ix) / MultiPolygon.binaryScale
+                        xy[2 * filled + 1] = lat
+                        filled += 1
+                        loX = Swift.min(loX, ix); hiX = Swift.max(hiX, ix)
+                        loY = Swift.min(loY, iy); hiY = Swift.max(hiY, iy)
                     }
-                    ysDone = filled
+                    let minX = Double(loX) / MultiPolygon.binaryScale, maxX = Double(hiX) / MultiPolygon.binaryScale
+                    let minY = Double(loY) / MultiPolygon.binaryScale, maxY = Double(hiY) / MultiPolygon.binaryScale
+                    guard Coordinate(longitude: minX, latitude: minY).isValid, Coordinate(longitude: maxX, latitude: maxY).isValid else {
+                        // Refused as `MultiPolygon(encoded:)` refuses it: by the ring's first point out of range.
+                        for k in start..<filled {
+                            let c = Coordinate(longitude: xy[2 * k], latitude: xy[2 * k + 1])
+                            if !c.isValid {
+                                failure = .corrupt("coordinate (\(c.longitude) \(c.latitude)) out of range in ring \(r + 1)")
+                                break
+                            }
+                        }
+                        break rings
+                    }
+                    guard xy[2 * start] == xy[2 * (filled - 1)], xy[2 * start + 1] == xy[2 * (filled - 1) + 1] else {
+                        failure = .corrupt("ring \(r + 1) is not closed")
+                        break
+                    }
+                    ringBoxes.append((minX, minY, maxX, maxY, start, filled, totalDy))
                 }
-                xsDone = filled
+                done = 2 * filled
             }
         }
         if let failure { throw failure }
         buildBands(ringBoxes, ringsPerPolygon: ringCounts)
     }
 
-    /// The bands of every ring (see `init(polygons:)`), once `xs` and `ys` hold the points.
+    /// The bands of every ring (see `init(polygons:)`), once `xy` holds the points.
     private mutating func buildBands(_ ringBoxes: [RingBox], ringsPerPolygon: [Int]) {
-        let filled = xs.count
+        let filled = xy.count / 2
         let ringCount = ringBoxes.count
         // Per edge, its first and last band (the fill pass reads what the count pass found).
         let spans = UnsafeMutableBufferPointer<(lo: Int32, hi: Int32)>.allocate(capacity: Swift.max(1, filled))
@@ -170,7 +166,7 @@ package struct PolygonIndex: Sendable {
         var ringBands: [(bandCount: Int, invBandHeight: Double, base: Int, edgeBase: Int)] = []
         ringBands.reserveCapacity(ringCount)
         parts.reserveCapacity(ringsPerPolygon.count)
-        ys.withUnsafeBufferPointer { ys in
+        xy.withUnsafeBufferPointer { xy in
             for ringsOfPolygon in ringsPerPolygon {
                 var part = Part(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity,
                                 ringStart: Int32(rings.count), ringEnd: Int32(rings.count))
@@ -216,9 +212,9 @@ package struct PolygonIndex: Sendable {
                             // `band` keeps the order of latitudes, so an edge's bands run from
                             // the lesser of its ends' bands to the greater: each point's band
                             // is worked out once, for the edges on both sides of it.
-                            var here = band(ys[start])
+                            var here = band(xy[2 * start + 1])
                             for k in start..<(end - 1) {
-                                let next = band(ys[k + 1])
+                                let next = band(xy[2 * (k + 1) + 1])
                                 count(k, Swift.min(here, next), Swift.max(here, next))
                                 here = next
                             }
@@ -226,7 +222,7 @@ package struct PolygonIndex: Sendable {
                             // A ring with a NaN latitude (never one read from stored bytes):
                             // NaN has no order, so each edge as its ends compare.
                             for k in start..<(end - 1) {
-                                let a = ys[k], b = ys[k + 1]
+                                let a = xy[2 * k + 1], b = xy[2 * (k + 1) + 1]
                                 count(k, band(Swift.min(a, b)), band(Swift.max(a, b)))
                             }
                         }
@@ -288,14 +284,14 @@ package struct PolygonIndex: Sendable {
             guard first < last, rings[first].pointEnd > rings[first].pointStart else { continue }
             let outer = rings[first]
             var minLat = Double.infinity, maxLat = -Double.infinity
-            for k in Int(outer.pointStart)..<Int(outer.pointEnd) { minLat = Swift.min(minLat, ys[k]); maxLat = Swift.max(maxLat, ys[k]) }
+            for k in Int(outer.pointStart)..<Int(outer.pointEnd) { minLat = Swift.min(minLat, xy[2 * k + 1]); maxLat = Swift.max(maxLat, xy[2 * k + 1]) }
             let kx = 111_320.0 * cos((minLat + maxLat) / 2 * .pi / 180), ky = 110_574.0
             for r in first..<last {
                 let ring = rings[r]
                 var twice = 0.0
                 if ring.pointEnd - ring.pointStart > 1 {
                     for j in (Int(ring.pointStart) + 1)..<Int(ring.pointEnd) {
-                        twice += xs[j - 1] * ys[j] - xs[j] * ys[j - 1]
+                        twice += xy[2 * (j - 1)] * xy[2 * j + 1] - xy[2 * j] * xy[2 * (j - 1) + 1]
                     }
                 }
                 total += (r == first ? 1 : -1) * abs(twice) / 2 * kx * ky
@@ -312,28 +308,26 @@ package struct PolygonIndex: Sendable {
             rings.withUnsafeBufferPointer { rings in
                 bandStarts.withUnsafeBufferPointer { bandStarts in
                     edges.withUnsafeBufferPointer { edges in
-                        xs.withUnsafeBufferPointer { xs in
-                            ys.withUnsafeBufferPointer { ys in
-                                Self.evenOdd(x, y, parts: parts, ringBox: { r in
-                                    (rings[r].minX, rings[r].minY, rings[r].maxX, rings[r].maxY)
-                                }, crossesOddly: { r in
-                                    let ring = rings[r]
-                                    var b = Int((y - ring.minY) * ring.invBandHeight)
-                                    if b >= Int(ring.bandCount) { b = Int(ring.bandCount) - 1 }
-                                    let from = Int(bandStarts[Int(ring.bandBase) + b])
-                                    let to = Int(bandStarts[Int(ring.bandBase) + b + 1])
-                                    var odd = false
-                                    for e in from..<to {
-                                        let i = Int(edges[e])
-                                        let yi = ys[i], yj = ys[i + 1]
-                                        if (yi > y) != (yj > y) {
-                                            let xi = xs[i], xj = xs[i + 1]
-                                            if x < (xj - xi) * (y - yi) / (yj - yi) + xi { odd.toggle() }
-                                        }
+                        xy.withUnsafeBufferPointer { xy in
+                            Self.evenOdd(x, y, parts: parts, ringBox: { r in
+                                (rings[r].minX, rings[r].minY, rings[r].maxX, rings[r].maxY)
+                            }, crossesOddly: { r in
+                                let ring = rings[r]
+                                var b = Int((y - ring.minY) * ring.invBandHeight)
+                                if b >= Int(ring.bandCount) { b = Int(ring.bandCount) - 1 }
+                                let from = Int(bandStarts[Int(ring.bandBase) + b])
+                                let to = Int(bandStarts[Int(ring.bandBase) + b + 1])
+                                var odd = false
+                                for e in from..<to {
+                                    let i = Int(edges[e])
+                                    let yi = xy[2 * i + 1], yj = xy[2 * (i + 1) + 1]
+                                    if (yi > y) != (yj > y) {
+                                        let xi = xy[2 * i], xj = xy[2 * (i + 1)]
+                                        if x < (xj - xi) * (y - yi) / (yj - yi) + xi { odd.toggle() }
                                     }
-                                    return odd
-                                })
-                            }
+                                }
+                                return odd
+                            })
                         }
                     }
                 }
@@ -376,36 +370,34 @@ package struct PolygonIndex: Sendable {
         return rings.withUnsafeBufferPointer { rings in
             bandStarts.withUnsafeBufferPointer { bandStarts in
                 edges.withUnsafeBufferPointer { edges in
-                    xs.withUnsafeBufferPointer { xs in
-                        ys.withUnsafeBufferPointer { ys in
-                            for ring in rings {
-                                let outX = Swift.max(ring.minX - longitude, 0, longitude - ring.maxX) * kx
-                                let outY = Swift.max(ring.minY - latitude, 0, latitude - ring.maxY) * ky
-                                if outX * outX + outY * outY > reach * reach { continue }
-                                let start = Int(ring.pointStart), end = Int(ring.pointEnd)
-                                if end - start == 1 {
-                                    let dx = (xs[start] - longitude) * kx, dy = (ys[start] - latitude) * ky
-                                    best = Swift.min(best, (dx * dx + dy * dy).squareRoot())
-                                    continue
-                                }
-                                guard end - start >= 2 else { continue }
-                                let last = Int(ring.bandCount) - 1
-                                func band(_ y: Double) -> Int {
-                                    let b = (y - ring.minY) * ring.invBandHeight
-                                    guard b > 0 else { return 0 }
-                                    return b >= Double(last) ? last : Int(b)
-                                }
-                                let from = Int(bandStarts[Int(ring.bandBase) + band(latitude - reachY)])
-                                let to = Int(bandStarts[Int(ring.bandBase) + band(latitude + reachY) + 1])
-                                for e in from..<to {
-                                    let k = Int(edges[e])
-                                    // The same arithmetic as distanceToBoundary, so the same metres.
-                                    best = Swift.min(best, Self.segmentDistance(xs[k], ys[k], xs[k + 1], ys[k + 1],
-                                                                                longitude, latitude, kx, ky))
-                                }
+                    xy.withUnsafeBufferPointer { xy in
+                        for ring in rings {
+                            let outX = Swift.max(ring.minX - longitude, 0, longitude - ring.maxX) * kx
+                            let outY = Swift.max(ring.minY - latitude, 0, latitude - ring.maxY) * ky
+                            if outX * outX + outY * outY > reach * reach { continue }
+                            let start = Int(ring.pointStart), end = Int(ring.pointEnd)
+                            if end - start == 1 {
+                                let dx = (xy[2 * start] - longitude) * kx, dy = (xy[2 * start + 1] - latitude) * ky
+                                best = Swift.min(best, (dx * dx + dy * dy).squareRoot())
+                                continue
                             }
-                            return best <= limit ? best : .infinity
+                            guard end - start >= 2 else { continue }
+                            let last = Int(ring.bandCount) - 1
+                            func band(_ y: Double) -> Int {
+                                let b = (y - ring.minY) * ring.invBandHeight
+                                guard b > 0 else { return 0 }
+                                return b >= Double(last) ? last : Int(b)
+                            }
+                            let from = Int(bandStarts[Int(ring.bandBase) + band(latitude - reachY)])
+                            let to = Int(bandStarts[Int(ring.bandBase) + band(latitude + reachY) + 1])
+                            for e in from..<to {
+                                let k = Int(edges[e])
+                                // The same arithmetic as distanceToBoundary, so the same metres.
+                                best = Swift.min(best, Self.segmentDistance(xy[2 * k], xy[2 * k + 1], xy[2 * (k + 1)], xy[2 * (k + 1) + 1],
+                                                                            longitude, latitude, kx, ky))
+                            }
                         }
+                        return best <= limit ? best : .infinity
                     }
                 }
             }
@@ -417,9 +409,9 @@ package struct PolygonIndex: Sendable {
     package func forEachEdge(_ body: (Double, Double, Double, Double) -> Void) {
         for ring in rings {
             let start = Int(ring.pointStart), end = Int(ring.pointEnd)
-            if end - start == 1 { body(xs[start], ys[start], xs[start], ys[start]); continue }
+            if end - start == 1 { body(xy[2 * start], xy[2 * start + 1], xy[2 * start], xy[2 * start + 1]); continue }
             guard end - start >= 2 else { continue }
-            for k in start..<(end - 1) { body(xs[k], ys[k], xs[k + 1], ys[k + 1]) }
+            for k in start..<(end - 1) { body(xy[2 * k], xy[2 * k + 1], xy[2 * (k + 1)], xy[2 * (k + 1) + 1]) }
         }
     }
 
@@ -433,13 +425,13 @@ package struct PolygonIndex: Sendable {
         for ring in rings {
             let start = Int(ring.pointStart), end = Int(ring.pointEnd)
             if end - start == 1 {
-                let dx = (xs[start] - longitude) * kx, dy = (ys[start] - latitude) * ky
+                let dx = (xy[2 * start] - longitude) * kx, dy = (xy[2 * start + 1] - latitude) * ky
                 best = Swift.min(best, (dx * dx + dy * dy).squareRoot())
                 continue
             }
             guard end - start >= 2 else { continue }
             for k in start..<(end - 1) {
-                best = Swift.min(best, Self.segmentDistance(xs[k], ys[k], xs[k + 1], ys[k + 1], longitude, latitude, kx, ky))
+                best = Swift.min(best, Self.segmentDistance(xy[2 * k], xy[2 * k + 1], xy[2 * (k + 1)], xy[2 * (k + 1) + 1], longitude, latitude, kx, ky))
             }
         }
         return best
