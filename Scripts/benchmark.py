@@ -730,6 +730,13 @@ def fmt_us(v):
     return f"{v:,.0f}" if v >= 100 else f"{v:.1f}"
 
 
+def rounds_text(r):
+    """A batch side's rounds as printed under its table: '0.58, 0.56, 0.58 s', or why there are none."""
+    if not isinstance(r, dict):
+        return r or "failed"
+    return ", ".join(f"{t:.2f}" for t in r["rounds_seconds"]) + " s"
+
+
 def ratio_words(ours_v, peer_v, lower_is_better=True, unit="faster"):
     """'12× faster' / '3.1× slower' for ours against a peer."""
     if not ours_v or not peer_v or ours_v != ours_v or peer_v != peer_v:
@@ -797,7 +804,8 @@ def main():
     ap.add_argument("--peer-seconds", type=float, default=8, help="time budget per peer case (SpatiaLite, reverse_geocoder, slow sqlite3 statements)")
     ap.add_argument("--batch-points", type=int, default=1_000_000, help="points for batch reverse geocoding")
     ap.add_argument("--batch-rounds", type=int, default=3,
-                    help="rounds of the batch comparison, ours and reverse_geocoder's in turn; the median is reported (default 3)")
+                    help="rounds of the batch comparison, ours and reverse_geocoder's in turn; the median round is "
+                         "reported, of an even number the faster middle one (default 3)")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench-out"), help="work folder (default bench-out/)")
     ap.add_argument("--peer-python", default=os.environ.get("BENCH_PEER_PYTHON", sys.executable),
                     help="Python with mod_spatialite loadable and reverse_geocoder installed")
@@ -898,35 +906,52 @@ def main():
     for key, label in (("batch", "random points inside China"),
                        ("batch-box", "uniform in 98–122°E, 22–42°N: land, sea and neighbouring countries")):
         # The writes of the steps before (imports, databases removed) are flushed first, so that
-        # neither side pays for their writeback; then the two take turns, and each side's median
-        # round is reported (on a machine of few cores one run differs from the next by some 5 %).
+        # neither side pays for their writeback; then the two take turns, each first in every other
+        # round, and each side's median round is reported (on a machine of few cores one run
+        # differs from the next by some 5 %).
         os.sync()
-        ours_runs, rg_runs, rg_failed = [], [], False
-        for _ in range(max(1, args.batch_rounds)):
+        rounds = max(1, args.batch_rounds)
+        ours_runs, rg_runs, ours_failed, rg_failed = [], [], None, False
+
+        def run_ours(i):
+            nonlocal ours_failed
             with open(os.devnull, "wb") as null:
                 code, _, wall, rss = child([BIN, "reverse", "--db", db, "--batch", inputs[key], "--radius", "0"], stdout=null)
             if code == 0:
                 ours_runs.append({"seconds": wall, "per_second": args.batch_points / wall, "peak_rss_kb": rss})
-            if rg_version and not rg_failed:
-                timing = os.path.join(args.out, "rg_batch_timing.json")
-                if os.path.exists(timing):
-                    os.remove(timing)
-                with open(os.devnull, "wb") as null:
-                    code, _, wall, rss = child([py, script, inputs[key], timing], stdout=null)
-                if code == 0 and os.path.exists(timing):
-                    seconds = json.load(open(timing))["query_seconds"]
-                    rg_runs.append({"seconds": seconds, "per_second": args.batch_points / seconds, "peak_rss_kb": rss, "whole_seconds": wall})
-                else:
-                    rg_failed = True
+            elif ours_failed is None:
+                ours_failed = i + 1
+
+        def run_rg():
+            nonlocal rg_failed
+            if not rg_version or rg_failed:
+                return
+            timing = os.path.join(args.out, "rg_batch_timing.json")
+            if os.path.exists(timing):
+                os.remove(timing)
+            with open(os.devnull, "wb") as null:
+                code, _, wall, rss = child([py, script, inputs[key], timing], stdout=null)
+            if code == 0 and os.path.exists(timing):
+                seconds = json.load(open(timing))["query_seconds"]
+                rg_runs.append({"seconds": seconds, "per_second": args.batch_points / seconds, "peak_rss_kb": rss, "whole_seconds": wall})
+            else:
+                rg_failed = True
+
+        for i in range(rounds):
+            if i % 2 == 0:
+                run_ours(i)
+                run_rg()
+            else:
+                run_rg()
+                run_ours(i)
 
         def median_run(runs):
-            if not runs:
-                return None
+            # The middle round (of an even number, the faster of the two middle ones).
             chosen = dict(sorted(runs, key=lambda r: r["seconds"])[(len(runs) - 1) // 2])
             chosen["peak_rss_kb"] = max(r["peak_rss_kb"] for r in runs)
             chosen["rounds_seconds"] = [round(r["seconds"], 3) for r in runs]
             return chosen
-        ours_b = median_run(ours_runs) if len(ours_runs) == max(1, args.batch_rounds) else None
+        ours_b = f"failed (round {ours_failed} of {rounds})" if ours_failed else median_run(ours_runs)
         rg_b = missing.get("rg") if not rg_version else ("failed" if rg_failed else median_run(rg_runs))
         rows = []
         for name, r in (("gazetteer reverse --batch --radius 0 (JSON lines), whole command", ours_b),
@@ -935,16 +960,14 @@ def main():
                 rows.append([name, r or "failed", "", "", ""])
             else:
                 rows.append([name, f"{r['seconds']:.2f}", f"{r['per_second']:,.0f}", f"{r['peak_rss_kb'] / 1024:,.0f}",
-                             "" if r is ours_b or not ours_b else
+                             "" if r is ours_b or not isinstance(ours_b, dict) else
                              f"{ours_b['per_second'] / r['per_second']:.2f}× its throughput ({ratio_words(ours_b['seconds'], r['seconds'])})"])
         report.table(f"reverse geocode, batch of {args.batch_points:,} points, {label}",
                      ["tool", "seconds", "points/s", "peak MiB", "ours vs it"], rows,
                      ["Ours: start, open, answer polygon-exact (province…town), write; reverse_geocoder: its "
                       "query call alone, on a k-d tree already loaded (nearest GeoNames place only). "
-                      f"Each the median of {max(1, args.batch_rounds)} rounds taken in turn "
-                      f"(ours: {', '.join(f'{t:.2f}' for t in (ours_b or {}).get('rounds_seconds', []))} s; "
-                      f"its: {', '.join(f'{t:.2f}' for t in (rg_b if isinstance(rg_b, dict) else {}).get('rounds_seconds', []))} s); "
-                      "peak MiB the largest of them."],
+                      f"Each the median of {rounds} rounds taken in turn, each side first in every other round "
+                      f"(ours: {rounds_text(ours_b)}; its: {rounds_text(rg_b)}); peak MiB the largest of them."],
                      data={"gazetteer": ours_b, "rg": rg_b})
 
     # Nearby

@@ -48,11 +48,11 @@ package final class ReverseBatchPlaces {
         var noRegionSlot: Int32 = -1
         // Per slot, a deepest region (or none).
         var placed: [RegionCache.Placed] = []
-        /// The towns that may be named (nil: none is named at this level).
-        var towns: [TownSet?] = []
-        /// The same, flat, read at every point (`TownSet.townIndex(at:centres:reach:complete:)`):
-        /// slot `s`'s centres are `townCentres[townStart[s]..<townStart[s] + townCount[s]]`
-        /// (count -1: none is named).
+        /// The towns that may be named, every slot's in one flat table, read at every point
+        /// (`TownSet.townIndex(at:centres:reach:complete:)`; reading a `TownSet` out of an array
+        /// retained and released its centres): slot `s`'s centres are
+        /// `townCentres[townStart[s]..<townStart[s] + townCount[s]]` (count -1: none is named
+        /// at this level).
         var townCentres: [RegionCache.TownCentre] = []
         var townStart: [Int32] = [], townCount: [Int32] = []
         var townReach: [Double] = []
@@ -93,7 +93,7 @@ package final class ReverseBatchPlaces {
             let answer = NewAddress(address: placed[s].address, formatted: placed[s].formatted, region: codes[s])
             let town = Int(key - keyBase[s]) - 1
             if town >= 0 {
-                answer.town = towns[s]!.centres[town].code
+                answer.town = townCentres[Int(townStart[s]) + town].code
                 if let region = try locator.townRegion(answer.town, system: system) {
                     answer.address.town = region
                     answer.address.townIsApproximate = true
@@ -113,7 +113,6 @@ package final class ReverseBatchPlaces {
             let t = try code.flatMap { p.wantsTown ? try locator.towns(under: $0) : nil }
             let s = Int32(placed.count)
             placed.append(p)
-            towns.append(t)
             townStart.append(Int32(townCentres.count))
             townCount.append(t.map { Int32($0.centres.count) } ?? -1)
             townReach.append(t?.reach ?? 0)
