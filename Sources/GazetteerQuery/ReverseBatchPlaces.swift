@@ -48,15 +48,20 @@ package final class ReverseBatchPlaces {
         var noRegionSlot: Int32 = -1
         // Per slot, a deepest region (or none).
         var placed: [RegionCache.Placed] = []
-        /// The towns that may be named, every slot's in one flat table, read at every point
-        /// (`TownSet.townIndex(at:centres:reach:complete:)`; reading a `TownSet` out of an array
-        /// retained and released its centres): slot `s`'s centres are
-        /// `townCentres[townStart[s]..<townStart[s] + townCount[s]]` (count -1: none is named
-        /// at this level).
+        /// The towns that may be named, every slot's centres in one flat table read at every
+        /// point (`TownSet.townIndex(at:centres:reach:complete:)`; reading a `TownSet` out of an
+        /// array retained and released its centres), and per slot where its own are.
         var townCentres: [RegionCache.TownCentre] = []
-        var townStart: [Int32] = [], townCount: [Int32] = []
-        var townReach: [Double] = []
-        var townComplete: [Bool] = []
+        var towns: [Towns] = []
+
+        /// A slot's towns in `townCentres` (plain values, read without a retain).
+        struct Towns {
+            var start: Int32
+            /// -1: none is named at this level.
+            var count: Int32
+            var reach: Double
+            var complete: Bool
+        }
         /// The key of the slot's answer without a town; town `i` has key `keyBase + 1 + i`.
         var keyBase: [Int32] = []
         /// Whether the formatted address is empty (no landmark is then looked for).
@@ -82,9 +87,10 @@ package final class ReverseBatchPlaces {
             }
             let s = Int(slot)
             var key = keyBase[s]
-            if townCount[s] >= 0, let town = townCentres.withUnsafeBufferPointer({ centres in
-                TownSet.townIndex(at: p, centres: UnsafeBufferPointer(rebasing: centres[Int(townStart[s])...].prefix(Int(townCount[s]))),
-                                  reach: townReach[s], complete: townComplete[s])
+            let t = towns[s]
+            if t.count >= 0, let town = townCentres.withUnsafeBufferPointer({ centres in
+                TownSet.townIndex(at: p, centres: UnsafeBufferPointer(rebasing: centres[Int(t.start)..<Int(t.start + t.count)]),
+                                  reach: t.reach, complete: t.complete)
             }) {
                 key += 1 + Int32(town)
             }
@@ -93,7 +99,7 @@ package final class ReverseBatchPlaces {
             let answer = NewAddress(address: placed[s].address, formatted: placed[s].formatted, region: codes[s])
             let town = Int(key - keyBase[s]) - 1
             if town >= 0 {
-                answer.town = townCentres[Int(townStart[s]) + town].code
+                answer.town = townCentres[Int(t.start) + town].code
                 if let region = try locator.townRegion(answer.town, system: system) {
                     answer.address.town = region
                     answer.address.townIsApproximate = true
@@ -113,10 +119,8 @@ package final class ReverseBatchPlaces {
             let t = try code.flatMap { p.wantsTown ? try locator.towns(under: $0) : nil }
             let s = Int32(placed.count)
             placed.append(p)
-            townStart.append(Int32(townCentres.count))
-            townCount.append(t.map { Int32($0.centres.count) } ?? -1)
-            townReach.append(t?.reach ?? 0)
-            townComplete.append(t?.complete ?? false)
+            towns.append(Towns(start: Int32(townCentres.count), count: t.map { Int32($0.centres.count) } ?? -1,
+                               reach: t?.reach ?? 0, complete: t?.complete ?? false))
             townCentres.append(contentsOf: t?.centres ?? [])
             unplaced.append(p.formatted.isEmpty)
             keyBase.append(Int32(resolved.count))
