@@ -377,8 +377,7 @@ package struct PolygonIndex: Sendable {
                             if outX * outX + outY * outY > reach * reach { continue }
                             let start = Int(ring.pointStart), end = Int(ring.pointEnd)
                             if end - start == 1 {
-                                let dx = (xy[2 * start] - longitude) * kx, dy = (xy[2 * start + 1] - latitude) * ky
-                                best = Swift.min(best, (dx * dx + dy * dy).squareRoot())
+                                best = Swift.min(best, Self.pointDistance(xy, start, longitude, latitude, kx, ky))
                                 continue
                             }
                             guard end - start >= 2 else { continue }
@@ -393,8 +392,7 @@ package struct PolygonIndex: Sendable {
                             for e in from..<to {
                                 let k = Int(edges[e])
                                 // The same arithmetic as distanceToBoundary, so the same metres.
-                                best = Swift.min(best, Self.segmentDistance(xy[2 * k], xy[2 * k + 1], xy[2 * (k + 1)], xy[2 * (k + 1) + 1],
-                                                                            longitude, latitude, kx, ky))
+                                best = Swift.min(best, Self.edgeDistance(xy, k, longitude, latitude, kx, ky))
                             }
                         }
                         return best <= limit ? best : .infinity
@@ -422,19 +420,35 @@ package struct PolygonIndex: Sendable {
         let kx = metresPerDegree * cos(latitude * Double.pi / 180)
         let ky = metresPerDegree
         var best = Double.infinity
-        for ring in rings {
-            let start = Int(ring.pointStart), end = Int(ring.pointEnd)
-            if end - start == 1 {
-                let dx = (xy[2 * start] - longitude) * kx, dy = (xy[2 * start + 1] - latitude) * ky
-                best = Swift.min(best, (dx * dx + dy * dy).squareRoot())
-                continue
-            }
-            guard end - start >= 2 else { continue }
-            for k in start..<(end - 1) {
-                best = Swift.min(best, Self.segmentDistance(xy[2 * k], xy[2 * k + 1], xy[2 * (k + 1)], xy[2 * (k + 1) + 1], longitude, latitude, kx, ky))
+        xy.withUnsafeBufferPointer { xy in
+            for ring in rings {
+                let start = Int(ring.pointStart), end = Int(ring.pointEnd)
+                if end - start == 1 {
+                    best = Swift.min(best, Self.pointDistance(xy, start, longitude, latitude, kx, ky))
+                    continue
+                }
+                guard end - start >= 2 else { continue }
+                for k in start..<(end - 1) {
+                    best = Swift.min(best, Self.edgeDistance(xy, k, longitude, latitude, kx, ky))
+                }
             }
         }
         return best
+    }
+
+    /// Metres from the point to point `k` (a ring of one point), as both distance searches measure it.
+    @inline(__always)
+    private static func pointDistance(_ xy: UnsafeBufferPointer<Double>, _ k: Int,
+                                      _ longitude: Double, _ latitude: Double, _ kx: Double, _ ky: Double) -> Double {
+        let dx = (xy[2 * k] - longitude) * kx, dy = (xy[2 * k + 1] - latitude) * ky
+        return (dx * dx + dy * dy).squareRoot()
+    }
+
+    /// Metres from the point to edge `k` (point `k` to point `k + 1`), by `segmentDistance`.
+    @inline(__always)
+    private static func edgeDistance(_ xy: UnsafeBufferPointer<Double>, _ k: Int,
+                                     _ longitude: Double, _ latitude: Double, _ kx: Double, _ ky: Double) -> Double {
+        segmentDistance(xy[2 * k], xy[2 * k + 1], xy[2 * k + 2], xy[2 * k + 3], longitude, latitude, kx, ky)
     }
 
     /// Metres from the point to the edge (x0, y0)–(x1, y1), both distance searches' one formula:
