@@ -915,11 +915,13 @@ def main():
         os.sync()
         rounds = max(1, args.batch_rounds)
         ours_runs, rg_runs, ours_failed, rg_failed = [], [], None, False
+        ours_argv = [BIN, "reverse", "--db", db, "--batch", inputs[key], "--radius", "0"]
+        rg_argv = lambda timing: [py, script, inputs[key], timing]
 
         def run_ours(i):
             nonlocal ours_failed
             with open(os.devnull, "wb") as null:
-                code, _, wall, rss = child([BIN, "reverse", "--db", db, "--batch", inputs[key], "--radius", "0"], stdout=null)
+                code, _, wall, rss = child(ours_argv, stdout=null)
             if code == 0:
                 ours_runs.append({"seconds": wall, "per_second": args.batch_points / wall, "peak_rss_kb": rss})
             elif ours_failed is None:
@@ -933,7 +935,7 @@ def main():
             if os.path.exists(timing):
                 os.remove(timing)
             with open(os.devnull, "wb") as null:
-                code, _, wall, rss = child([py, script, inputs[key], timing], stdout=null)
+                code, _, wall, rss = child(rg_argv(timing), stdout=null)
             if code == 0 and os.path.exists(timing):
                 seconds = json.load(open(timing))["query_seconds"]
                 rg_runs.append({"seconds": seconds, "per_second": args.batch_points / seconds, "peak_rss_kb": rss, "whole_seconds": wall})
@@ -945,9 +947,9 @@ def main():
         # its own pages colder, and ran up to a fifth slower than the rounds after it.
         for _ in range(max(0, args.batch_warmups)):
             with open(os.devnull, "wb") as null:
-                child([BIN, "reverse", "--db", db, "--batch", inputs[key], "--radius", "0"], stdout=null)
+                child(ours_argv, stdout=null)
                 if rg_version:
-                    child([py, script, inputs[key], os.path.join(args.out, "rg_batch_warmup.json")], stdout=null)
+                    child(rg_argv(os.path.join(args.out, "rg_batch_warmup.json")), stdout=null)
         for i in range(rounds):
             if i % 2 == 0:
                 run_ours(i)
