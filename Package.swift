@@ -34,6 +34,8 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "GazetteerSupport"),
+        // One C function Swift cannot spell: a prefetch, for the batch's scattered writes.
+        .target(name: "CPrefetch"),
         .target(name: "GazetteerSQLite", dependencies: ["CSQLite", "GazetteerSupport"]),
         .target(
             name: "GazetteerCore",
@@ -73,6 +75,7 @@ let package = Package(
         .executableTarget(
             name: "GazetteerCLI",
             dependencies: [
+                "CPrefetch",
                 "Gazetteer",
                 "GazetteerAMap",
                 "GazetteerServer",

@@ -14,9 +14,10 @@ package final class ReverseBatchPlaces {
     package let system: CoordinateSystem
     /// Changes whenever everything learnt is dropped (the data changed), and keys with it.
     /// Read for every point's line (`RegeoLines`): kept behind a constant pointer, as reading a
-    /// class's `var` from another module checks exclusivity at run time (some 120 instructions).
-    package var epoch: Int { epochStorage.pointee }
-    private let epochStorage = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+    /// class's `var` from another module checks exclusivity at run time (some 120 instructions),
+    /// and inlinable, so that reading it is one load rather than a call into this module.
+    @inlinable package var epoch: Int { epochStorage.pointee }
+    @usableFromInline package let epochStorage = UnsafeMutablePointer<Int>.allocate(capacity: 1)
 
     private var generation: Int64?
     fileprivate var memo: RegionLocator.Memo
