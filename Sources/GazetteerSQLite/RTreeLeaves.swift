@@ -12,33 +12,46 @@ package enum RTreeLeaves {
     /// having read nothing, when the nodes are not laid out as expected (then read the
     /// virtual table).
     ///
-    /// The node blobs are copied into one buffer and the rows into arrays of their final
-    /// size: a million rows appended one by one cost more than reading them.
+    /// The node blobs are copied into one buffer, each at its number's place (every node of a
+    /// tree is the root's size; the numbers run from 1 with few gaps, as a bulk load or SQLite
+    /// leaves them), and the rows into arrays of their final size: a million rows appended one
+    /// by one cost more than reading them, and summing the blobs' lengths first read every
+    /// node twice.
     package static func entries(_ db: Connection, table: String) throws -> (ids: [Int64], boxes: [Float])? {
-        // One buffer of the nodes' total size, on huge pages: tens of megabytes for a million
-        // rows, where a page fault per 4 KiB cost more than the copy.
-        guard case .integer(let size) = try db.scalar("SELECT sum(length(data)) FROM \"\(table)_node\""), size > 0 else { return nil }
-        let bytes = HugePages.allocate(byteCount: Int(size))
+        let nodeTable = "\"\(table)_node\""
+        guard case .integer(let last) = try db.scalar("SELECT max(nodeno) FROM \(nodeTable)"), last >= 1,
+              case .integer(let nodeSize) = try db.scalar("SELECT length(data) FROM \(nodeTable) WHERE nodeno = 1"), nodeSize >= 4,
+              last <= Self.mostBytes / nodeSize else { return nil }
+        let size = Int(nodeSize)
+        // One buffer for every node number, on huge pages: tens of megabytes for a million
+        // rows, where a page fault per 4 KiB cost more than the copy. A gap is never touched.
+        let bytes = HugePages.allocate(byteCount: Int(last) * size)
         defer { bytes.deallocate() }
-        var used = 0
-        var nodes: [Int64: Range<Int>] = [:]
-        var overran = false
-        _ = try db.makeStatement("SELECT nodeno, data FROM \"\(table)_node\"").rows { s in
+        var present = [Bool](repeating: false, count: Int(last) + 1)
+        var stored = 0
+        var unexpected = false
+        _ = try db.makeStatement("SELECT nodeno, data FROM \(nodeTable)").rows { s in
+            let nodeno = s.int64(0)
             s.withBlob(1) { blob in
-                guard used + blob.count <= bytes.count else { overran = true; return }
-                UnsafeMutableRawBufferPointer(rebasing: bytes[used..<(used + blob.count)]).copyMemory(from: blob)
-                nodes[s.int64(0)] = used..<(used + blob.count)
-                used += blob.count
+                guard (1...last).contains(nodeno), blob.count == size, !present[Int(nodeno)] else { unexpected = true; return }
+                let at = Int(nodeno - 1) * size
+                UnsafeMutableRawBufferPointer(rebasing: bytes[at..<(at + size)]).copyMemory(from: blob)
+                present[Int(nodeno)] = true
+                stored += 1
             }
         }
-        guard !overran else { return nil }
-        let raw = UnsafeRawBufferPointer(rebasing: bytes[..<used])
+        guard !unexpected else { return nil }
+        func nodeBytes(_ nodeno: Int64) -> Range<Int>? {
+            guard (1...last).contains(nodeno), present[Int(nodeno)] else { return nil }
+            return Int(nodeno - 1) * size..<Int(nodeno) * size
+        }
+        let raw = UnsafeRawBufferPointer(bytes)
         func u16(_ at: Int) -> Int { Int(UInt16(bigEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt16.self))) }
         func u32(_ at: Int) -> UInt32 { UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
         func i64(_ at: Int) -> Int64 { Int64(bitPattern: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self))) }
         let cell = 8 + 4 * 4
         // Check the whole tree first, so that a surprise reads nothing rather than half.
-        guard let root = nodes[1], root.count >= 4 else { return nil }
+        guard let root = nodeBytes(1) else { return nil }
         var leaves: [Range<Int>] = []
         var level: [(node: Range<Int>, depth: Int)] = [(root, u16(root.lowerBound))]
         var seen = 1, total = 0
@@ -51,12 +64,12 @@ package enum RTreeLeaves {
                 continue
             }
             for i in 0..<count {
-                guard let child = nodes[i64(node.lowerBound + 4 + i * cell)], child.count >= 4 else { return nil }
+                guard let child = nodeBytes(i64(node.lowerBound + 4 + i * cell)) else { return nil }
                 level.append((child, depth - 1))
                 seen += 1
             }
         }
-        guard seen == nodes.count else { return nil }
+        guard seen == stored else { return nil }
         var n = 0
         let ids: [Int64] = HugePages.array(total) { ids in
             for node in leaves {
@@ -75,6 +88,9 @@ package enum RTreeLeaves {
         }
         return (ids, boxes)
     }
+
+    /// The largest node buffer read (4 GiB): a larger one means a damaged tree.
+    private static let mostBytes: Int64 = 1 << 32
 
     /// Calls `body(minX, maxX, minY, maxY)` for every row of R*Tree `table` (see `entries`).
     /// False, having called nothing, when the nodes are not laid out as expected.
