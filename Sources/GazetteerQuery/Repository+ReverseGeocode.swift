@@ -126,6 +126,6 @@ extension Repository {
         if !locator.mayHavePOIs(in: BoundingBox.around(p, radius: Self.landmarkReach + POIFinder.boxSlack)) { return nil }
         let finder = POIFinder(db: db, boxes: locator.poiCells)
         let near = try finder.nearest(p, radius: Self.landmarkReach, offset: 0, limit: 10)
-        return try finder.load(near.map(\.rowid), system: .gcj02).first { usable($0.typecode) }?.name
+        return try finder.firstName(near.map(\.rowid), accepting: usable)
     }
 }

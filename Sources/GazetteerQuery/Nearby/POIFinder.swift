@@ -111,6 +111,18 @@ struct POIFinder {
         return n + (try exact(p, edge).filter { $0.distance <= radius }.count)
     }
 
+    /// The name of the first of these POIs (in the order given) whose typecode `accept` takes,
+    /// reading their rows one at a time, only as far as that one and only its two columns.
+    func firstName(_ rowids: [Int64], accepting accept: (String?) -> Bool) throws -> String? {
+        let s = try db.cachedStatement("SELECT name, typecode FROM poi WHERE rowid = ?")
+        for rowid in rowids {
+            if let (name, typecode) = try s.first([.integer(rowid)], { ($0.text(0), $0.optionalText(1)) }), accept(typecode) {
+                return name
+            }
+        }
+        return nil
+    }
+
     /// The POIs with these rowids, in the same order, with locations in `system`.
     func load(_ rowids: [Int64], system: CoordinateSystem) throws -> [POI] {
         let s = try db.cachedStatement("SELECT \(POIRow.columns) FROM poi WHERE rowid = ?")
