@@ -879,6 +879,8 @@ def main():
     ours_imports, floor_imports, floor_failed = [], [], "sqlite3" in missing
     for i in range(import_rounds):
         for side in (("ours", "floor") if i % 2 == 0 else ("floor", "ours")):
+            # Each import starts with nothing left to write back: the one before wrote hundreds of MB.
+            os.sync()
             if side == "ours":
                 db, r = import_ours(args, csv_path, seed_db)
                 ours_imports.append(r)
