@@ -16,7 +16,8 @@ benchmark-SIZE.md and benchmark-SIZE.json.
 Tools (a peer that cannot be installed or fails is reported as such):
 
 * gazetteer: `gazetteer import` (whole command; in turn with sqlite3's bare `.import`,
-  --import-rounds times, the median reported, once the writes of the build are flushed) and
+  --import-rounds times, the median reported, after --import-warmups untimed rounds of each,
+  once the writes of the build are flushed) and
   `gazetteer-bench run` (the public library API
   in process, one process per case, a warm-up pass over the inputs, then each query timed once);
   `gazetteer reverse --batch --radius 0` for the batch (whole command: start, open, answer,
@@ -821,9 +822,11 @@ def main():
     ap.add_argument("--batch-rounds", type=int, default=3,
                     help="rounds of the batch comparison, ours and reverse_geocoder's in turn; the median round is "
                          "reported, of an even number the faster middle one (default 3)")
-    ap.add_argument("--import-rounds", type=int, default=3,
+    ap.add_argument("--import-warmups", type=int, default=1,
+                    help="untimed rounds of each side before the import comparison's timed ones (default 1)")
+    ap.add_argument("--import-rounds", type=int, default=5,
                     help="rounds of the import comparison, ours and the bare sqlite3 .import in turn; the median "
-                         "round is reported (default 3)")
+                         "round is reported (default 5)")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench-out"), help="work folder (default bench-out/)")
     ap.add_argument("--peer-python", default=os.environ.get("BENCH_PEER_PYTHON", sys.executable),
                     help="Python with mod_spatialite loadable and reverse_geocoder installed")
@@ -874,21 +877,27 @@ def main():
     # reported, once the writes of the steps before (the release build, the CSV) are flushed: the
     # import right after the build paid for their writeback in its commits (8.1 s, where the same
     # import took 5.8-6.2 s alone), and on a machine of few cores one run differs from the next.
+    # One untimed round of each first, as the batch comparison does: on this kind of machine the
+    # host reclaims memory and cache the guest is not using, and single rounds of ours ranged
+    # 6.1-9.0 s in one run (three rounds were too few for a stable median).
     os.sync()
     import_rounds = max(1, args.import_rounds)
+    warmups = max(0, args.import_warmups)
     ours_imports, floor_imports, floor_failed = [], [], "sqlite3" in missing
-    for i in range(import_rounds):
+    for i in range(warmups + import_rounds):
+        timed = i >= warmups
         for side in (("ours", "floor") if i % 2 == 0 else ("floor", "ours")):
             # Each import starts with nothing left to write back: the one before wrote hundreds of MB.
             os.sync()
             if side == "ours":
                 db, r = import_ours(args, csv_path, seed_db)
-                ours_imports.append(r)
+                if timed:
+                    ours_imports.append(r)
             elif not floor_failed:
                 r = import_floor(args, csv_path)
                 if r is None:
                     floor_failed = True
-                else:
+                elif timed:
                     floor_imports.append(r)
     imp = median_run(ours_imports)
     imp_floor = None if floor_failed else median_run(floor_imports)
@@ -916,7 +925,8 @@ def main():
                         "CPU s: user+sys of the process (PostgreSQL: of its server and psql); on a busy machine wall "
                         "time is mostly waiting for a core. Aims (issue 15): ≤ 3× sqlite3's time, below PostgreSQL's. "
                         f"Ours and sqlite3's: each the median of {import_rounds} rounds taken in turn, each first in "
-                        f"every other round (ours: {rounds_text(imp)}; sqlite3's: {rounds_text(imp_floor)}); peak MiB "
+                        f"every other round, after {warmups} untimed round(s) of each "
+                        f"(ours: {rounds_text(imp)}; sqlite3's: {rounds_text(imp_floor)}); peak MiB "
                         "the largest of them. SpatiaLite and PostgreSQL: one round each."],
                  data={"gazetteer": imp, "sqlite3": imp_floor, "spatialite": imp_sl, "postgresql": imp_pg})
 
