@@ -10,6 +10,7 @@ import PackageDescription
 //      └── GazetteerImport  (CSV → database)
 //            both on GazetteerCore (model, geometry, schema and rows, shared indexes)
 //                  on GazetteerSQLite (the only user of CSQLite) and GazetteerSupport (locks)
+//   CPrefetch (one C function, a prefetch) under the command alone
 let package = Package(
     name: "gazetteer",
     platforms: [.macOS(.v15)],

@@ -17,7 +17,7 @@ package final class ReverseBatchPlaces {
     /// class's `var` from another module checks exclusivity at run time (some 120 instructions),
     /// and inlinable, so that reading it is one load rather than a call into this module.
     @inlinable package var epoch: Int { epochStorage.pointee }
-    @usableFromInline package let epochStorage = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+    @usableFromInline let epochStorage = UnsafeMutablePointer<Int>.allocate(capacity: 1)
 
     private var generation: Int64?
     fileprivate var memo: RegionLocator.Memo

@@ -17,10 +17,12 @@ package enum RTreeLeaves {
     /// leaves them), and the rows into arrays of their final size: a million rows appended one
     /// by one cost more than reading them, and summing the blobs' lengths first read every
     /// node twice.
-    package static func entries(_ db: Connection, table: String) throws -> (ids: [Int64], boxes: [Float])? {
+    /// - Parameter pieces: how many pieces the leaves decode in (nil: 8 from 65,536 rows, else
+    ///   one). The rows are the same for any number.
+    package static func entries(_ db: Connection, table: String, pieces: Int? = nil) throws -> (ids: [Int64], boxes: [Float])? {
         let nodeTable = "\"\(table)_node\""
         guard case .integer(let last) = try db.scalar("SELECT max(nodeno) FROM \(nodeTable)"), last >= 1,
-              case .integer(let nodeSize) = try db.scalar("SELECT length(data) FROM \(nodeTable) WHERE nodeno = 1"), nodeSize >= 4,
+              case .integer(let nodeSize) = try db.scalar("SELECT length(data) FROM \(nodeTable) WHERE nodeno = 1"), nodeSize >= 4 + 24,
               last <= Self.mostBytes / nodeSize else { return nil }
         let size = Int(nodeSize)
         // One buffer for every node number, on huge pages: tens of megabytes for a million
@@ -72,22 +74,23 @@ package enum RTreeLeaves {
             }
         }
         guard seen == stored else { return nil }
-        // The leaves in pieces on every core (`WorkPieces`), each leaf into its own stretch of
-        // the rows: at a million rows one core took some 15 ms, while the other had nothing to do.
-        let pieces = total < 1 << 16 ? 1 : 8
+        // The leaves in pieces, taken by whichever core is free (`WorkPieces`), each leaf into its
+        // own stretch of the rows: at a million rows one core took some 15 ms, while the other
+        // had finished the region cells and waited.
+        let pieces = Swift.max(1, pieces ?? (total < 1 << 16 ? 1 : 8))
         var boxes: [Float] = []
-        let ids: [Int64] = HugePages.array(total) { ids in
-            boxes = HugePages.array(4 * total) { boxes in
-                nonisolated(unsafe) let (ids, boxes, raw, leaves, firsts) = (ids, boxes, raw, leaves, firsts)
+        let ids: [Int64] = HugePages.array(total) { idBuffer in
+            boxes = HugePages.array(4 * total) { boxBuffer in
+                nonisolated(unsafe) let (idsOut, boxesOut, raw, leaves, firsts) = (idBuffer, boxBuffer, raw, leaves, firsts)
                 WorkPieces.run(pieces) { piece in
                     for leaf in (leaves.count * piece / pieces)..<(leaves.count * (piece + 1) / pieces) {
                         let node = leaves[leaf].lowerBound
                         var n = firsts[leaf]
                         for i in 0..<Int(UInt16(bigEndian: raw.loadUnaligned(fromByteOffset: node + 2, as: UInt16.self))) {
                             let at = node + 4 + i * cell
-                            ids[n] = Int64(bitPattern: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)))
+                            idsOut[n] = Int64(bitPattern: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)))
                             for k in 0..<4 {
-                                boxes[4 * n + k] = Float(bitPattern: UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: at + 8 + 4 * k, as: UInt32.self)))
+                                boxesOut[4 * n + k] = Float(bitPattern: UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: at + 8 + 4 * k, as: UInt32.self)))
                             }
                             n += 1
                         }
