@@ -188,7 +188,7 @@ def import_ours(args, csv_path, seed_db):
         if os.path.exists(db + s):
             os.remove(db + s)
     shutil.copyfile(seed_db, db)
-    # The copy and the removal before it written back before the clock starts, as the floor has none.
+    # Nothing left to write back when the clock starts: the copy, the removal, the steps before.
     os.sync()
     before = file_size(db)
     log(f"gazetteer import of {args.size:,} POIs")
@@ -208,6 +208,8 @@ def import_floor(args, csv_path):
               "lng REAL, lat REAL, adcode INTEGER, towncode INTEGER);\n"
               f".import --csv --skip 1 '{csv_path}' poi\n")
     log("sqlite3 .import into a bare table")
+    # As `import_ours`: nothing left to write back when the clock starts.
+    os.sync()
     code, _, wall, rss, cpu = child_cpu(["sqlite3", db], stdin=_pipe_text(script))
     if code != 0:
         return None
@@ -876,21 +878,18 @@ def main():
     seed_db = seed_database(args)
 
     # Import: ours and the bare floor in turn, --import-rounds times, each side's median round
-    # reported, once the writes of the steps before (the release build, the CSV) are flushed: the
-    # import right after the build paid for their writeback in its commits (8.1 s, where the same
-    # import took 5.8-6.2 s alone), and on a machine of few cores one run differs from the next.
-    # One untimed round of each first, as the batch comparison does: on this kind of machine the
-    # host reclaims memory and cache the guest is not using, and single rounds of ours ranged
-    # 6.1-9.0 s in one run (three rounds were too few for a stable median).
-    os.sync()
+    # reported, each import once the writes before it are flushed (`import_ours`, `import_floor`):
+    # the import right after the build paid for its writeback in its commits (8.1 s, where the
+    # same import took 5.8-6.2 s alone), and on a machine of few cores one run differs from the
+    # next. One untimed round of each first, as the batch comparison does: on this kind of
+    # machine the host reclaims memory and cache the guest is not using, and single rounds of
+    # ours ranged 6.1-9.0 s in one run (three rounds were too few for a stable median).
     import_rounds = max(1, args.import_rounds)
     warmups = max(0, args.import_warmups)
     ours_imports, floor_imports, floor_failed = [], [], "sqlite3" in missing
     for i in range(warmups + import_rounds):
         timed = i >= warmups
         for side in (("ours", "floor") if i % 2 == 0 else ("floor", "ours")):
-            # Each import starts with nothing left to write back: the one before wrote hundreds of MB.
-            os.sync()
             if side == "ours":
                 db, r = import_ours(args, csv_path, seed_db)
                 if timed:

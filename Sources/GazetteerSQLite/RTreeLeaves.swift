@@ -48,8 +48,8 @@ package enum RTreeLeaves {
             return Int(nodeno - 1) * size..<Int(nodeno) * size
         }
         let raw = UnsafeRawBufferPointer(bytes)
-        func u16(_ at: Int) -> Int { Int(UInt16(bigEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt16.self))) }
-        func i64(_ at: Int) -> Int64 { Int64(bitPattern: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self))) }
+        func u16(_ at: Int) -> Int { Self.u16(raw, at) }
+        func i64(_ at: Int) -> Int64 { Self.i64(raw, at) }
         let cell = 8 + 4 * 4
         // Check the whole tree first, so that a surprise reads nothing rather than half.
         guard let root = nodeBytes(1) else { return nil }
@@ -86,12 +86,10 @@ package enum RTreeLeaves {
                     for leaf in (leaves.count * piece / pieces)..<(leaves.count * (piece + 1) / pieces) {
                         let node = leaves[leaf].lowerBound
                         var n = firsts[leaf]
-                        for i in 0..<Int(UInt16(bigEndian: raw.loadUnaligned(fromByteOffset: node + 2, as: UInt16.self))) {
+                        for i in 0..<Self.u16(raw, node + 2) {
                             let at = node + 4 + i * cell
-                            idsOut[n] = Int64(bitPattern: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)))
-                            for k in 0..<4 {
-                                boxesOut[4 * n + k] = Float(bitPattern: UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: at + 8 + 4 * k, as: UInt32.self)))
-                            }
+                            idsOut[n] = Self.i64(raw, at)
+                            for k in 0..<4 { boxesOut[4 * n + k] = Float(bitPattern: Self.u32(raw, at + 8 + 4 * k)) }
                             n += 1
                         }
                     }
@@ -99,6 +97,18 @@ package enum RTreeLeaves {
             }
         }
         return (ids, boxes)
+    }
+
+    // The node format's big-endian integers at byte `at` of `raw` (static, so that the pieces,
+    // which may not capture the buffer's local functions, read them the same way).
+    private static func u16(_ raw: UnsafeRawBufferPointer, _ at: Int) -> Int {
+        Int(UInt16(bigEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt16.self)))
+    }
+    private static func u32(_ raw: UnsafeRawBufferPointer, _ at: Int) -> UInt32 {
+        UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))
+    }
+    private static func i64(_ raw: UnsafeRawBufferPointer, _ at: Int) -> Int64 {
+        Int64(bitPattern: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)))
     }
 
     /// The largest node buffer read (4 GiB): a larger one means a damaged tree.
