@@ -88,6 +88,17 @@ final class SideSearchIndex: @unchecked Sendable {
     private var chars: [UInt8] = []
     /// How the index thread ended: committed, or the first error of the side connection.
     private var result: Result<Void, Error>?
+    /// The rows whose tokens FTS5 would index unchanged, sorted here into segments of our own
+    /// (`SearchPostings`); nil when this table's settings are not the ones that path writes.
+    private var postings: SearchPostings?
+    private let postingsAllowed: Bool
+    private let pageSize: Int
+    /// Doclist bytes held before they are written as a segment (FTS5's `hashsize` here).
+    private static let pendingBytes = 67_108_864
+    /// The segments `postings` wrote, added to the structure record at the end. Their ids
+    /// start here, far above those FTS5 gives its own segments in the meantime (the lowest free).
+    private var ownSegments: [(id: Int, lastPage: Int)] = []
+    private static let firstOwnSegment = 1_000
 
     /// - Parameters:
     ///   - target: the import's connection, inside its transaction: the index's DDL and
@@ -115,7 +126,23 @@ final class SideSearchIndex: @unchecked Sendable {
         try set.run(["hashsize", .integer(67_108_864)])
         try set.run(["automerge", .integer(0)])
         insert = try db.makeStatement("INSERT INTO \(Self.table) (rowid, grams, chars) VALUES (?, ?, ?)")
+        postingsAllowed = try Self.segmentsCanBeOurs(db, ddl: ddl)
+        if case .integer(let size) = try db.scalar("SELECT v FROM \(Self.table)_config WHERE k = 'pgsz'") { pageSize = Int(size) } else { pageSize = 4050 }
         Thread.detachNewThread { [self] in work(existing: existing) }
+    }
+
+    /// The tokenizer option `SearchPostings` writes for, exactly as schema.sql gives it.
+    static let tokenize = "unicode61 remove_diacritics 0"
+
+    /// Whether segments written by `SearchPostings` are what FTS5 would write for this table:
+    /// schema.sql's columns and options (detail=full, no prefix indexes), format version 4, and
+    /// a structure record this code reads.
+    private static func segmentsCanBeOurs(_ db: Connection, ddl: String) throws -> Bool {
+        let options = ["grams, chars", "content = ''", "columnsize = 0", "tokenize = '\(tokenize)'"]
+        guard options.allSatisfy(ddl.contains), !ddl.contains("prefix"), !ddl.contains("detail") else { return false }
+        guard try db.scalar("SELECT v FROM \(table)_config WHERE k = 'version'") == .integer(4) else { return false }
+        guard case .blob(let structure) = try db.scalar("SELECT block FROM \(table)_data WHERE id = ?", [.integer(FTS5Structure.recordID)]) else { return false }
+        return FTS5Structure(structure) != nil
     }
 
     /// Takes a new POI's name for the next rowid and returns that rowid; nil once the index
@@ -184,6 +211,9 @@ final class SideSearchIndex: @unchecked Sendable {
     /// failure in `succeeded`).
     private func work(existing: [(rowid: Int64, name: String)]) {
         var failure: Error?
+        if postingsAllowed, let probe = try? SearchTokenProbe(connection: db, tokenize: Self.tokenize) {
+            postings = SearchPostings(accepted: probe)
+        }
         do {
             for row in existing {
                 var name = row.name
@@ -198,7 +228,11 @@ final class SideSearchIndex: @unchecked Sendable {
                 condition.unlock()
                 var outcome: Result<Void, Error> = failure.map { .failure($0) } ?? .success(())
                 if finish, failure == nil {
-                    outcome = Result { try db.execute("INSERT INTO \(Self.table) (\(Self.table), rank) VALUES ('automerge', 4); COMMIT") }
+                    outcome = Result {
+                        if let postings, !postings.isEmpty { try writeOwnSegment(postings) }
+                        try db.execute("INSERT INTO \(Self.table) (\(Self.table), rank) VALUES ('automerge', 4); COMMIT")
+                        try addOwnSegments()
+                    }
                 }
                 signal {
                     result = outcome
@@ -223,6 +257,15 @@ final class SideSearchIndex: @unchecked Sendable {
     /// two buffers as they are.
     private func write(_ rowid: Int64, name: UnsafeBufferPointer<UInt8>) throws {
         SearchTokens.index(utf8: name, grams: &grams, chars: &chars)
+        if let postings, ownSegments.count < Self.firstOwnSegment - 1 {
+            let taken = grams.withUnsafeBufferPointer { g in
+                chars.withUnsafeBufferPointer { c in postings.add(rowid: rowid, grams: g, chars: c) }
+            }
+            if taken {
+                if postings.runBytes >= Self.pendingBytes { try writeOwnSegment(postings) }
+                return
+            }
+        }
         let insert = insert!
         try grams.withUnsafeBufferPointer { grams in
             try chars.withUnsafeBufferPointer { chars in
@@ -233,6 +276,45 @@ final class SideSearchIndex: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// Writes what `postings` holds as a segment of the side table (not yet in its structure).
+    private func writeOwnSegment(_ postings: SearchPostings) throws {
+        let id = Self.firstOwnSegment + ownSegments.count
+        let sink = try SideSegmentSink(db, table: Self.table)
+        var writer = FTS5SegmentWriter(segid: id, pageSize: pageSize, sink: sink)
+        try postings.writeSegment(&writer)
+        let last = try writer.finish()
+        if last > 0 { ownSegments.append((id, last)) }
+    }
+
+    /// After FTS5's commit: our segments into the structure record, our rows and tokens into
+    /// the averages record.
+    private func addOwnSegments() throws {
+        guard let postings, postings.rows > 0 else { return }
+        try db.execute("BEGIN")
+        try Self.add(segments: ownSegments, rows: postings.rows, tokens: [postings.tokens.grams, postings.tokens.chars], to: db, table: Self.table)
+        try db.execute("COMMIT")
+    }
+
+    /// Adds segments written outside FTS5 to `table`'s structure record, and their rows and
+    /// tokens per column to its averages record, as FTS5 does when it flushes.
+    static func add(segments: [(id: Int, lastPage: Int)], rows: Int64, tokens: [Int64], to db: Connection, table: String) throws {
+        guard case .blob(let record) = try db.scalar("SELECT block FROM \(table)_data WHERE id = ?", [.integer(FTS5Structure.recordID)]),
+              var structure = FTS5Structure(record), structure.ids.isDisjoint(with: segments.map(\.id)) else {
+            throw SQLiteError(code: 1, message: "\(table): its structure record could not take the segments written aside")
+        }
+        for s in segments { structure.add(segment: s.id, lastPage: s.lastPage) }
+        var stored: [UInt8]?
+        if case .blob(let b) = try db.scalar("SELECT block FROM \(table)_data WHERE id = ?", [.integer(FTS5Averages.recordID)]) { stored = b }
+        guard var averages = FTS5Averages(stored, columns: tokens.count) else {
+            throw SQLiteError(code: 1, message: "\(table): its averages record could not be read")
+        }
+        averages.rows += rows
+        for i in tokens.indices { averages.tokens[i] += tokens[i] }
+        let write = try db.makeStatement("REPLACE INTO \(table)_data (id, block) VALUES (?, ?)")
+        try write.run([.integer(FTS5Structure.recordID), .blob(structure.record)])
+        try write.run([.integer(FTS5Averages.recordID), .blob(averages.record)])
     }
 
     /// Whether the index thread has ended (`succeeded` would not wait).
@@ -287,6 +369,33 @@ final class SideSearchIndex: @unchecked Sendable {
                     for i in 0..<columns { try s.bind(rows.value(i), at: i + 1) }
                 }
             }
+        }
+    }
+}
+
+
+/// The side table's `%_data` and `%_idx`, written as FTS5 writes them.
+struct SideSegmentSink: FTS5SegmentSink {
+    let data: Statement
+    let index: Statement
+
+    init(_ db: Connection, table: String) throws {
+        data = try db.cachedStatement("INSERT INTO \(table)_data (id, block) VALUES (?, ?)")
+        index = try db.cachedStatement("INSERT INTO \(table)_idx (segid, term, pgno) VALUES (?, ?, ?)")
+    }
+
+    func writeData(id: Int64, block: UnsafeBufferPointer<UInt8>) throws {
+        try data.run { s throws(SQLiteError) in
+            try s.bind(.integer(id), at: 1)
+            try s.bind(uncopiedBlob: block, at: 2)
+        }
+    }
+
+    func writeIndex(segid: Int, term: UnsafeBufferPointer<UInt8>, page: Int64) throws {
+        try index.run { s throws(SQLiteError) in
+            try s.bind(.integer(Int64(segid)), at: 1)
+            try s.bind(uncopiedBlob: term, at: 2)
+            try s.bind(.integer(page), at: 3)
         }
     }
 }

@@ -75,3 +75,14 @@ extension Statement {
         if rc != SQLITE_OK { throw connectionError(rc) }
     }
 }
+
+extension Statement {
+    /// Binds `bytes` as a blob by 1-based index without SQLite's copy, as `bind(uncopied:at:)`
+    /// binds text: only while `bytes` stays where it is, until the statement is reset.
+    package func bind(uncopiedBlob bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws(SQLiteError) {
+        // A null pointer would bind NULL; an empty blob is still a blob.
+        let start = UnsafeRawPointer(bytes.baseAddress) ?? UnsafeRawPointer(bitPattern: 1)!
+        let rc = sqlite3_bind_blob64(handle, index, start, sqlite3_uint64(bytes.count), nil)
+        if rc != SQLITE_OK { throw connectionError(rc) }
+    }
+}
