@@ -5,9 +5,13 @@ import GazetteerSQLite
 /// The POI search index (`poi_fts`) of a big import, built on a thread of its own while the
 /// importer's thread writes the rows, the other indexes and the R*Tree: FTS5's work (about a
 /// third of the writing thread's) moves off the critical path. The reading thread hands each
-/// POI's name over in batches (one buffer each), and the index thread tokenizes them and binds
-/// the tokens as they are, with no string made; it may lag behind the rows (up to `capacity`
-/// batches) and catch up while the importer builds the other indexes. It is built through a
+/// POI's name over in batches (one buffer each), and the index thread tokenizes them; it may lag
+/// behind the rows (up to `capacity` batches) and catch up while the importer builds the other
+/// indexes. A row whose tokens FTS5's tokenizer would give back unchanged (nearly every Chinese
+/// name) does not go through FTS5: its postings are sorted in `SearchPostings` and written as
+/// segments of FTS5's own format (`FTS5SegmentWriter`), which skips FTS5's pending hash, where
+/// most of its time went; the others are inserted into the table, their tokens bound as they
+/// are, and both kinds of segment end up in one structure record. It is built through a
 /// second connection in a private temporary database (SQLite's own: the file is unlinked as soon
 /// as it is opened, so nothing is left behind by a failure, Ctrl-C or a crash), with the target's
 /// own `poi_fts` DDL and settings, and then copied, shadow table by shadow table, into the target

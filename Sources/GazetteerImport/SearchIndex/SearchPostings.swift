@@ -22,7 +22,7 @@ final class SearchPostings {
     /// and its last rowid (to chain the next run's doclist of the same term).
     struct Run {
         var keys: [UInt64] = []
-        var ends: [Int] = []
+        var ends: [UInt32] = []
         var lastRowids: [Int64] = []
         var bytes: [UInt8] = []
     }
@@ -31,6 +31,8 @@ final class SearchPostings {
     private let blockRecords: Int
     private var records: [Record] = []
     private var scratch: [Record] = []
+    /// Where `sortBlock` encodes a run before it is copied out.
+    private var encoded = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 0)
     /// The rowid that `Record.row` counts from in `records`.
     private var base: Int64 = 0
     private(set) var runs: [Run] = []
@@ -48,6 +50,8 @@ final class SearchPostings {
         self.blockRecords = blockRecords
         records.reserveCapacity(blockRecords + 4_096)
     }
+
+    deinit { encoded.deallocate() }
 
     var isEmpty: Bool { runs.isEmpty && records.isEmpty }
 
@@ -112,48 +116,104 @@ final class SearchPostings {
     func sortBlock() {
         guard !records.isEmpty else { return }
         Self.radixSort(&records, scratch: &scratch)
-        var run = Run()
-        run.bytes.reserveCapacity(records.count * 5)
-        var poslist: [UInt8] = []
-        records.withUnsafeBufferPointer { r in
-            var i = 0
-            while i < r.count {
-                let key = r[i].key
-                var previousRowid: Int64 = 0
-                var first = true
-                while i < r.count, r[i].key == key {
-                    let row = r[i].row
-                    let rowid = base + Int64(row)
-                    FTS5Varint.append(first ? rowid : rowid - previousRowid, to: &run.bytes)
-                    first = false
-                    previousRowid = rowid
-                    poslist.removeAll(keepingCapacity: true)
-                    var column: UInt32 = 0
-                    var previousPosition: UInt32 = 0
-                    while i < r.count, r[i].key == key, r[i].row == row {
-                        let c = r[i].place >> 31
-                        let p = r[i].place & 0x7FFF_FFFF
-                        if c != column {
-                            poslist.append(0x01)
-                            FTS5Varint.append(UInt64(c), to: &poslist)
-                            column = c
-                            previousPosition = 0
-                        }
-                        FTS5Varint.append(UInt64(p - previousPosition + 2), to: &poslist)
-                        previousPosition = p
-                        i += 1
-                    }
-                    FTS5Varint.append(UInt64(poslist.count * 2), to: &run.bytes)
-                    run.bytes.append(contentsOf: poslist)
-                }
-                run.keys.append(key)
-                run.ends.append(run.bytes.count)
-                run.lastRowids.append(previousRowid)
-            }
+        // At most 9 bytes of rowid, 2 of column and 5 of position a record, and 5 of size a row:
+        // written through a pointer, then copied out at their length.
+        let capacity = records.count * 21 + 16
+        let run = records.withUnsafeBufferPointer { r in
+            Self.encode(r, base: base, into: encodingBuffer(capacity))
         }
         runBytes += run.bytes.count
         runs.append(run)
         records.removeAll(keepingCapacity: true)
+    }
+
+    /// `encoded`, grown to at least `capacity` bytes.
+    private func encodingBuffer(_ capacity: Int) -> UnsafeMutableBufferPointer<UInt8> {
+        if encoded.count < capacity {
+            encoded.deallocate()
+            encoded = .allocate(capacity: capacity)
+        }
+        return encoded
+    }
+
+    /// Sorted records as a run: each token's doclist, FTS5's pending format.
+    private static func encode(_ r: UnsafeBufferPointer<Record>, base: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Run {
+        var run = Run()
+        let out = buffer.baseAddress!
+        var n = 0
+        var i = 0
+        while i < r.count {
+            let key = r[i].key
+            var previousRowid: Int64 = 0
+            var first = true
+            while i < r.count, r[i].key == key {
+                let row = r[i].row
+                let rowid = base + Int64(row)
+                put(UInt64(bitPattern: first ? rowid : rowid - previousRowid), out, &n)
+                first = false
+                previousRowid = rowid
+                // This row's positions of the token, after their size: written from 5 bytes
+                // on (the size's most), then moved back behind the size.
+                let sizeAt = n
+                var m = n + 5
+                let start = m
+                var column: UInt32 = 0
+                var previousPosition: UInt32 = 0
+                while i < r.count, r[i].key == key, r[i].row == row {
+                    let c = r[i].place >> 31
+                    let position = r[i].place & 0x7FFF_FFFF
+                    if c != column {
+                        out[m] = 0x01
+                        m += 1
+                        put(UInt64(c), out, &m)
+                        column = c
+                        previousPosition = 0
+                    }
+                    put(UInt64(position - previousPosition + 2), out, &m)
+                    previousPosition = position
+                    i += 1
+                }
+                let length = m - start
+                n = sizeAt
+                put(UInt64(length * 2), out, &n)
+                // Forward, byte by byte: the two ranges may overlap, the target first.
+                for k in 0..<length { out[n + k] = out[start + k] }
+                n += length
+            }
+            run.keys.append(key)
+            run.ends.append(UInt32(n))
+            run.lastRowids.append(previousRowid)
+        }
+        run.bytes = Array(UnsafeBufferPointer(start: out, count: n))
+        return run
+    }
+
+    /// `FTS5Varint.append` into memory known to have room.
+    @inline(__always)
+    private static func put(_ value: UInt64, _ out: UnsafeMutablePointer<UInt8>, _ n: inout Int) {
+        if value <= 0x7F {
+            out[n] = UInt8(value)
+            n += 1
+        } else if value <= 0x3FFF {
+            out[n] = UInt8(truncatingIfNeeded: value >> 7) | 0x80
+            out[n + 1] = UInt8(truncatingIfNeeded: value) & 0x7F
+            n += 2
+        } else if value & (UInt64(0xFF00_0000) << 32) == 0 {
+            // Groups of seven bits, the last without the high bit, written from the end.
+            let length = FTS5Varint.length(value)
+            var v = value
+            out[n + length - 1] = UInt8(truncatingIfNeeded: v & 0x7F)
+            v >>= 7
+            for k in stride(from: length - 2, through: 0, by: -1) {
+                out[n + k] = UInt8(truncatingIfNeeded: v & 0x7F) | 0x80
+                v >>= 7
+            }
+            n += length
+        } else {
+            var bytes: [UInt8] = []
+            FTS5Varint.append(value, to: &bytes)
+            for b in bytes { out[n] = b; n += 1 }
+        }
     }
 
     /// LSD radix sort by `key`, a byte at a time, skipping the bytes every record shares. Stable,
@@ -234,8 +294,8 @@ final class SearchPostings {
             // Every run's doclist of this term, oldest run first (rowids rise run by run).
             while let top = heap.first, key(top) == k {
                 let h = heads[top]
-                let start = h == 0 ? 0 : runs[top].ends[h - 1]
-                let end = runs[top].ends[h]
+                let start = h == 0 ? 0 : Int(runs[top].ends[h - 1])
+                let end = Int(runs[top].ends[h])
                 runs[top].bytes.withUnsafeBufferPointer { b in
                     if let previousLast {
                         // The run's first rowid is absolute: it becomes the difference.
