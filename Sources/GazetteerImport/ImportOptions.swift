@@ -28,6 +28,9 @@ public struct ImportOptions: Sendable {
     /// Whether a bulk import builds the POI search index aside (`SideSearchIndex`): when it
     /// pays, or (tests) always or never.
     var searchIndexAside = WhenItPays.whenItPays
+    /// Bytes of postings the side search index holds before it writes a segment, through FTS5
+    /// (its `hashsize`) or its own (`SearchPostings`); tests ask for many segments.
+    var searchIndexPendingBytes = 64 << 20
     /// New POIs a bulk import inserts with one statement (`ImportRun.writeGroup`; tests ask for 1,
     /// one by one, to compare). One to a statement, a POI's insert took about 14,300
     /// instructions, much of it the statement's own (its program started and halted, its

@@ -752,7 +752,7 @@ private final class ImportRun {
         }
         let rows = try db.cachedStatement("SELECT rowid, name FROM poi ORDER BY rowid").rows { ($0.int64(0), $0.text(1)) }
         // A side database that cannot be made (no temporary folder) leaves the row-by-row path.
-        guard let side = try? SideSearchIndex(like: db, existing: rows, firstNewRowid: poiMark + 1) else { return nil }
+        guard let side = try? SideSearchIndex(like: db, existing: rows, firstNewRowid: poiMark + 1, pendingBytes: options.searchIndexPendingBytes) else { return nil }
         searchIndexPath = .aside
         return side
     }

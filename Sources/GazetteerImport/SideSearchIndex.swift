@@ -97,8 +97,8 @@ final class SideSearchIndex: @unchecked Sendable {
     private var postings: SearchPostings?
     private let postingsAllowed: Bool
     private let pageSize: Int
-    /// Doclist bytes held before they are written as a segment (FTS5's `hashsize` here).
-    private static let pendingBytes = 67_108_864
+    /// Bytes of postings held before they are written as a segment (FTS5's `hashsize` too).
+    private let pendingBytes: Int
     /// The segments `postings` wrote, added to the structure record at the end. Their ids
     /// start here, far above those FTS5 gives its own segments in the meantime (the lowest free).
     private var ownSegments: [(id: Int, lastPage: Int)] = []
@@ -109,12 +109,14 @@ final class SideSearchIndex: @unchecked Sendable {
     ///     settings are read from it.
     ///   - existing: the POIs already in the table, rowid and name, in rowid order.
     ///   - firstNewRowid: the rowid the import's first new POI will get.
-    init(like target: Connection, existing: [(rowid: Int64, name: String)], firstNewRowid: Int64) throws {
+    ///   - pendingBytes: postings held before a segment is written (`ImportOptions`).
+    init(like target: Connection, existing: [(rowid: Int64, name: String)], firstNewRowid: Int64, pendingBytes: Int = 64 << 20) throws {
         guard case .text(let ddl) = try target.scalar("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(Self.table)]) else {
             throw SQLiteError(code: 1, message: "the database has no \(Self.table) table")
         }
         let settings = try target.cachedStatement("SELECT k, v FROM \(Self.table)_config WHERE k <> 'version'").rows { ($0.value(0), $0.value(1)) }
         self.ddl = ddl
+        self.pendingBytes = pendingBytes
         nextRowid = firstNewRowid
         // "": a private temporary database, deleted when closed (its file unlinked at once).
         db = try Connection(path: "", mode: .readWrite)
@@ -127,7 +129,7 @@ final class SideSearchIndex: @unchecked Sendable {
         for (key, value) in settings { try set.run([key, value]) }
         // As the row-by-row bulk path sets the target's (Importer.execute): big flushes, no
         // merging while rows stream in; the default merging again at the end.
-        try set.run(["hashsize", .integer(67_108_864)])
+        try set.run(["hashsize", .integer(Int64(pendingBytes))])
         try set.run(["automerge", .integer(0)])
         insert = try db.makeStatement("INSERT INTO \(Self.table) (rowid, grams, chars) VALUES (?, ?, ?)")
         postingsAllowed = try Self.segmentsCanBeOurs(db, ddl: ddl)
@@ -142,8 +144,10 @@ final class SideSearchIndex: @unchecked Sendable {
     /// schema.sql's columns and options (detail=full, no prefix indexes), format version 4, and
     /// a structure record this code reads.
     private static func segmentsCanBeOurs(_ db: Connection, ddl: String) throws -> Bool {
-        let options = ["grams, chars", "content = ''", "columnsize = 0", "tokenize = '\(tokenize)'"]
-        guard options.allSatisfy(ddl.contains), !ddl.contains("prefix"), !ddl.contains("detail") else { return false }
+        let options = ["content = ''", "columnsize = 0", "tokenize = '\(tokenize)'"]
+        guard options.allSatisfy(ddl.contains), !["prefix", "detail", "contentless_delete"].contains(where: ddl.contains) else { return false }
+        let columns = try db.makeStatement("SELECT name FROM pragma_table_info('\(table)')").rows { $0.text(0) }
+        guard columns == ["grams", "chars"] else { return false }
         guard try db.scalar("SELECT v FROM \(table)_config WHERE k = 'version'") == .integer(4) else { return false }
         guard case .blob(let structure) = try db.scalar("SELECT block FROM \(table)_data WHERE id = ?", [.integer(FTS5Structure.recordID)]) else { return false }
         return FTS5Structure(structure) != nil
@@ -238,6 +242,8 @@ final class SideSearchIndex: @unchecked Sendable {
                         try addOwnSegments()
                     }
                 }
+                // Its buffers (tens of MB) need not live as long as this object.
+                postings = nil
                 signal {
                     result = outcome
                     workerDone = true
@@ -266,7 +272,7 @@ final class SideSearchIndex: @unchecked Sendable {
                 chars.withUnsafeBufferPointer { c in postings.add(rowid: rowid, grams: g, chars: c) }
             }
             if taken {
-                if postings.runBytes >= Self.pendingBytes { try writeOwnSegment(postings) }
+                if postings.heldBytes >= pendingBytes { try writeOwnSegment(postings) }
                 return
             }
         }
@@ -293,7 +299,8 @@ final class SideSearchIndex: @unchecked Sendable {
     }
 
     /// After FTS5's commit: our segments into the structure record, our rows and tokens into
-    /// the averages record.
+    /// the averages record. The side connection's FTS5 keeps the structure it read before, so
+    /// nothing may go through its `poi_fts` after this (the copy reads the shadow tables).
     private func addOwnSegments() throws {
         guard let postings, postings.rows > 0 else { return }
         try db.execute("BEGIN")
@@ -308,12 +315,13 @@ final class SideSearchIndex: @unchecked Sendable {
               var structure = FTS5Structure(record), structure.ids.isDisjoint(with: segments.map(\.id)) else {
             throw SQLiteError(code: 1, message: "\(table): its structure record could not take the segments written aside")
         }
-        for s in segments { structure.add(segment: s.id, lastPage: s.lastPage) }
+        // FTS5's default unless the table sets its own.
+        var crisisMerge = 16
+        if case .integer(let n) = try db.scalar("SELECT v FROM \(table)_config WHERE k = 'crisismerge'"), n > 1 { crisisMerge = Int(n) }
+        for s in segments { structure.add(segment: s.id, lastPage: s.lastPage, crisisMerge: crisisMerge) }
         var stored: [UInt8]?
         if case .blob(let b) = try db.scalar("SELECT block FROM \(table)_data WHERE id = ?", [.integer(FTS5Averages.recordID)]) { stored = b }
-        guard var averages = FTS5Averages(stored, columns: tokens.count) else {
-            throw SQLiteError(code: 1, message: "\(table): its averages record could not be read")
-        }
+        var averages = FTS5Averages(stored, columns: tokens.count)
         averages.rows += rows
         for i in tokens.indices { averages.tokens[i] += tokens[i] }
         let write = try db.makeStatement("REPLACE INTO \(table)_data (id, block) VALUES (?, ?)")

@@ -30,7 +30,7 @@ import Testing
     /// of `block` records, with leaves of `pageSize` bytes.
     /// Returns a connection opened after both were written (FTS5 caches the structure record
     /// per connection, and `b`'s was written behind its back).
-    static func build(rows: Int, pageSize: Int, block: Int) throws -> Connection {
+    static func build(rows: Int, pageSize: Int, block: Int, firstRowid: Int64 = 1) throws -> Connection {
         let path = NSTemporaryDirectory() + "fts5-segment-\(UUID().uuidString).sqlite"
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let db = try Connection(path: path, mode: .readWrite)
@@ -43,7 +43,7 @@ import Testing
         let insert = try db.makeStatement("INSERT INTO a (rowid, grams, chars) VALUES (?, ?, ?)")
         for (i, name) in names.enumerated() {
             let t = SearchTokens.index(name)
-            try insert.run([.integer(Int64(i + 1)), .text(t.grams), .text(t.chars)])
+            try insert.run([.integer(firstRowid + Int64(i)), .text(t.grams), .text(t.chars)])
         }
         try db.execute("COMMIT")
 
@@ -52,7 +52,7 @@ import Testing
         for (i, name) in names.enumerated() {
             var n = name
             n.withUTF8 { SearchTokens.index(utf8: $0, grams: &grams, chars: &chars) }
-            let taken = grams.withUnsafeBufferPointer { g in chars.withUnsafeBufferPointer { c in postings.add(rowid: Int64(i + 1), grams: g, chars: c) } }
+            let taken = grams.withUnsafeBufferPointer { g in chars.withUnsafeBufferPointer { c in postings.add(rowid: firstRowid + Int64(i), grams: g, chars: c) } }
             #expect(taken, "\(name) was not taken")
         }
         try db.execute("BEGIN")
@@ -75,9 +75,12 @@ import Testing
         return try db.makeStatement("SELECT term, doc, col, offset FROM temp.v_\(table) ORDER BY term, doc, col, offset").rows { $0.values(4) }
     }
 
-    @Test(arguments: [(3_000, 4050, 1 << 20), (3_000, 4050, 700), (2_000, 64, 333), (500, 100, 50)])
-    func segmentIsFTS5s(rows: Int, pageSize: Int, block: Int) throws {
-        let db = try Self.build(rows: rows, pageSize: pageSize, block: block)
+    /// Rowids of every varint length: from 1, near 2^40 (first rowids of 6 bytes), and from
+    /// below zero (FTS5 takes differences as unsigned 64-bit numbers).
+    @Test(arguments: [(3_000, 4050, 1 << 20, 1), (3_000, 4050, 700, 1), (2_000, 64, 333, 1), (500, 100, 50, 1),
+                      (3_000, 4050, 700, 1 << 40), (2_000, 64, 333, -1_000), (1_000, 200, 100, Int64.max - 5_000)])
+    func segmentIsFTS5s(rows: Int, pageSize: Int, block: Int, firstRowid: Int64) throws {
+        let db = try Self.build(rows: rows, pageSize: pageSize, block: block, firstRowid: firstRowid)
         let a = try Self.records(db, "a"), b = try Self.records(db, "b")
         #expect(a.count == b.count)
         if let k = a.indices.first(where: { $0 < b.count && a[$0] != b[$0] }) {
@@ -117,6 +120,28 @@ import Testing
         var out: [UInt8] = []
         FTS5Varint.append(UInt64(200), to: &out)
         #expect(out == [0x81, 0x48])
+    }
+
+    /// A level whose first segments are being merged writes into the last segment of the next:
+    /// a segment added must not land there, nor on a level about to be merged in a crisis.
+    @Test func segmentsAddedAvoidMergesUnderWay() throws {
+        var s = try #require(FTS5Structure([0, 0, 0, 1, 0, 0, 0]))
+        s.levels = [.init(merging: 2, segments: [.init(id: 1, firstPage: 1, lastPage: 5), .init(id: 2, firstPage: 1, lastPage: 5)]),
+                    .init(merging: 0, segments: [.init(id: 3, firstPage: 1, lastPage: 9)])]
+        s.add(segment: 1000, lastPage: 7, crisisMerge: 16)
+        #expect(s.levels[0].segments.map(\.id) == [1, 2, 1000])
+        s.add(segment: 1001, lastPage: 7, crisisMerge: 4)
+        #expect(s.levels.count == 3 && s.levels[1].segments.map(\.id) == [3] && s.levels[2].segments.map(\.id) == [1001])
+        #expect(FTS5Structure(s.record) == s)
+        // A decoded record that merges on its last level is refused, as FTS5 refuses it.
+        #expect(FTS5Structure([0, 0, 0, 1, 1, 1, 0, 1, 1, 7, 1, 2]) == nil)
+    }
+
+    @Test func averagesReadAsFTS5ReadsThem() {
+        #expect(FTS5Averages(nil, columns: 2) == FTS5Averages(rows: 0, tokens: [0, 0]))
+        #expect(FTS5Averages([5, 7], columns: 2) == FTS5Averages(rows: 5, tokens: [7, 0]))
+        #expect(FTS5Averages([5, 7, 9, 11], columns: 2) == FTS5Averages(rows: 5, tokens: [7, 9]))
+        #expect(FTS5Averages(rows: 300, tokens: [2, 70_000]).record == [0x82, 0x2C, 2, 0x84, 0xA2, 0x70])
     }
 
     @Test func structureRecordRoundTrips() throws {

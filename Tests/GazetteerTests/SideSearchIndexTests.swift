@@ -95,6 +95,39 @@ import Testing
         #expect(try Repository(path: aside.database).search("长名39").hits.first?.name.hasPrefix("长名39") == true)
     }
 
+    /// Names FTS5 must tokenize itself (a word of more than 8 bytes, accented Latin, kana, Greek)
+    /// among names written as our own segments (a word of exactly 8 bytes, Han characters of 4
+    /// bytes in UTF-8), with little held before each segment: both kinds of segment, many of
+    /// each, in one index, as row by row; and FTS5's merges on later writes keep it so.
+    @Test func ownAndFTS5SegmentsInOneIndex() throws {
+        let words = ["咖啡", "internationale", "café", "カフェ", "Ωmega", "abcdefgh", "𠀋𠀋", "屋𠀋", "大学", "店"]
+        var text = "id,name,typecode,lng,lat,adcode\n"
+        for i in 0..<2_000 {
+            let name = words[i % words.count] + words[(i / 3) % words.count] + " " + words[(i / 17) % words.count] + "\(i % 7)"
+            text += "m\(i),\(name),050100,\(120.01 + Double(i % 97) / 400),\(30.11 + Double(i % 89) / 400),330106\n"
+        }
+        let aside = Fixture(), rowByRow = Fixture()
+        try Self.seeded(aside)
+        try Self.seeded(rowByRow)
+        let file = aside.write("mixed.csv", text)
+        #expect(try Self.importInBulk(aside, [file], aside: .always) { $0.searchIndexPendingBytes = 16_384 } == .aside)
+        #expect(try Self.importInBulk(rowByRow, [file], aside: .never) == .rowByRow)
+        let segments = try Connection(path: aside.database, mode: .readOnly)
+            .makeStatement("SELECT segid >= 1000, count(DISTINCT segid) FROM poi_fts_idx GROUP BY 1 ORDER BY 1").rows { ($0.int(0), $0.int(1)) }
+        #expect(segments.count == 2 && segments.allSatisfy { $0.1 > 1 }, "FTS5's segments and ours: \(segments)")
+        #expect(try Self.vocabulary(aside.database) == (try Self.vocabulary(rowByRow.database)))
+        #expect(try Self.answers(aside.database) == (try Self.answers(rowByRow.database)))
+        #expect(try Repository(path: aside.database).search("internationale").hits.count > 0)
+        // Later writes: FTS5 merges levels, ours among them.
+        for round in 0..<3 {
+            var change = "id,name,lng,lat\n"
+            for k in 0..<200 { change += "c\(round)_\(k),新来的\(words[k % words.count])\(round),120.2,30.2\n" }
+            for fixture in [aside, rowByRow] { try fixture.run([fixture.write("change\(round).csv", change)]) }
+        }
+        #expect(try Self.vocabulary(aside.database) == (try Self.vocabulary(rowByRow.database)))
+        #expect(try Self.answers(aside.database) == (try Self.answers(rowByRow.database)))
+    }
+
     /// Rows whose rowid the side index could not count on (an id already there, a row rejected
     /// after it was tokenized) send the import back to the row-by-row path mid-file; a row
     /// that does not parse is never tokenized and keeps it aside.

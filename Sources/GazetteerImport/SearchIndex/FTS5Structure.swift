@@ -17,9 +17,6 @@ struct FTS5Structure: Equatable {
 
     /// The record's rowid in `%_data`.
     static let recordID: Int64 = 10
-    /// A level of this many segments is merged at FTS5's next write (its `crisismerge`
-    /// default); segments added here go to a level with fewer.
-    static let crisisMerge = 16
 
     var cookie: [UInt8]
     var writeCounter: UInt64
@@ -43,15 +40,18 @@ struct FTS5Structure: Equatable {
         writeCounter = counter
         levels = []
         for _ in 0..<levelCount {
-            guard let merging = next(), let count = next(), count <= total else { return nil }
-            var level = Level(merging: Int(merging))
+            // As fts5StructureDecode checks it.
+            guard let merging = next().flatMap(Int.init(exactly:)), let count = next().flatMap(Int.init(exactly:)),
+                  count <= total, merging <= count else { return nil }
+            var level = Level(merging: merging)
             for _ in 0..<count {
-                guard let id = next(), let first = next(), let last = next() else { return nil }
-                level.segments.append(Segment(id: Int(id), firstPage: Int(first), lastPage: Int(last)))
+                guard let id = next().flatMap(Int.init(exactly:)), let first = next().flatMap(Int.init(exactly:)),
+                      let last = next().flatMap(Int.init(exactly:)), first <= last else { return nil }
+                level.segments.append(Segment(id: id, firstPage: first, lastPage: last))
             }
             levels.append(level)
         }
-        guard offset == record.count, segmentCount == Int(total) else { return nil }
+        guard offset == record.count, segmentCount == Int(total), levels.last.map({ $0.merging == 0 }) ?? true else { return nil }
     }
 
     var record: [UInt8] {
@@ -71,11 +71,15 @@ struct FTS5Structure: Equatable {
         return out
     }
 
-    /// Adds a segment of leaves 1...`lastPage`, as a flush adds one: to level 0, or to the
-    /// first level without an ongoing merge that is short of a crisis merge.
-    mutating func add(segment id: Int, lastPage: Int) {
+    /// Adds a segment of leaves 1...`lastPage`: to the first level that stays short of
+    /// `crisisMerge` segments (FTS5 merges a level that reaches it at its next write) and is not
+    /// the output of a merge under way. A level whose first segments are being merged (its
+    /// `merging`) writes the result into the last segment of the level below it, so nothing may
+    /// be appended there; appending to the merging level itself is what FTS5's flushes do.
+    mutating func add(segment id: Int, lastPage: Int, crisisMerge: Int) {
         var i = 0
-        while i < levels.count, levels[i].merging > 0 || levels[i].segments.count + 1 >= Self.crisisMerge { i += 1 }
+        while i < levels.count, (i > 0 && levels[i - 1].merging > 0) || levels[i].segments.count + 1 >= crisisMerge { i += 1 }
+        // A new last level: the last level never merges, so none writes into this one.
         if i == levels.count { levels.append(Level()) }
         levels[i].segments.append(Segment(id: id, firstPage: 1, lastPage: lastPage))
         writeCounter &+= UInt64(lastPage)
@@ -97,17 +101,14 @@ struct FTS5Averages: Equatable {
         self.tokens = tokens
     }
 
-    /// Decodes a record of `columns` totals; a missing or empty record is all zero.
-    init?(_ record: [UInt8]?, columns: Int) {
-        rows = 0
-        tokens = Array(repeating: 0, count: columns)
-        guard let record, !record.isEmpty else { return }
-        // As FTS5 reads it: the row count, then one total per column (anything after, ignored).
-        var values: [Int64] = []
+    /// Decodes a record of `columns` totals as FTS5 reads it (fts5StorageLoadTotals): the row
+    /// count, then a total per column; what is missing is zero, anything after is ignored.
+    init(_ record: [UInt8]?, columns: Int) {
+        var values = [Int64](repeating: 0, count: columns + 1)
         var offset = 0
-        while values.count < columns + 1 {
-            guard let (value, n) = FTS5Varint.read(record, at: offset) else { return nil }
-            values.append(Int64(bitPattern: value))
+        for i in values.indices {
+            guard let record, let (value, n) = FTS5Varint.read(record, at: offset) else { break }
+            values[i] = Int64(bitPattern: value)
             offset += n
         }
         rows = values[0]

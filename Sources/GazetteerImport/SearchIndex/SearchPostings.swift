@@ -36,7 +36,7 @@ final class SearchPostings {
     /// The rowid that `Record.row` counts from in `records`.
     private var base: Int64 = 0
     private(set) var runs: [Run] = []
-    /// Bytes of doclists held in `runs`.
+    /// Bytes held in `runs`: doclists and each term's entry.
     private(set) var runBytes = 0
     /// Rows taken and tokens per column, for FTS5's averages record.
     private(set) var rows: Int64 = 0
@@ -55,15 +55,21 @@ final class SearchPostings {
 
     var isEmpty: Bool { runs.isEmpty && records.isEmpty }
 
+    /// Bytes held until the next segment: the runs and the records not yet sorted.
+    var heldBytes: Int { runBytes + records.count * MemoryLayout<Record>.stride }
+
     /// Takes row `rowid`'s tokens (`SearchTokens.index`'s two columns, space-separated) when
     /// all of them qualify; false (and nothing taken) otherwise. Rowids must increase.
     func add(rowid: Int64, grams: UnsafeBufferPointer<UInt8>, chars: UnsafeBufferPointer<UInt8>) -> Bool {
         if let lastRowid, rowid <= lastRowid { return false }
+        // A row counts from the block's first rowid in 32 bits: a block begins again past that.
+        if !records.isEmpty, UInt64(bitPattern: rowid &- base) >= UInt64(UInt32.max) { sortBlock() }
         let mark = records.count
         if records.isEmpty { base = rowid }
-        guard rowid - base < Int64(UInt32.max) else { return false }
-        let row = UInt32(rowid - base)
-        guard let g = append(grams, column: 0, row: row), let c = append(chars, column: 1, row: row) else {
+        let row = UInt32(truncatingIfNeeded: rowid &- base)
+        // A name of more tokens than a block holds goes to FTS5 (a run's offsets are 32-bit).
+        guard let g = append(grams, column: 0, row: row), let c = append(chars, column: 1, row: row),
+              records.count - mark <= blockRecords else {
             records.removeSubrange(mark...)
             return false
         }
@@ -122,7 +128,8 @@ final class SearchPostings {
         let run = records.withUnsafeBufferPointer { r in
             Self.encode(r, base: base, into: encodingBuffer(capacity))
         }
-        runBytes += run.bytes.count
+        // With each term's key, end and last rowid (20 bytes), which stay until the segment.
+        runBytes += run.bytes.count + run.keys.count * 20
         runs.append(run)
         records.removeAll(keepingCapacity: true)
     }
@@ -148,8 +155,8 @@ final class SearchPostings {
             var first = true
             while i < r.count, r[i].key == key {
                 let row = r[i].row
-                let rowid = base + Int64(row)
-                put(UInt64(bitPattern: first ? rowid : rowid - previousRowid), out, &n)
+                let rowid = base &+ Int64(row)
+                put(UInt64(bitPattern: first ? rowid : rowid &- previousRowid), out, &n)
                 first = false
                 previousRowid = rowid
                 // This row's positions of the token, after their size: written from 5 bytes
@@ -300,7 +307,7 @@ final class SearchPostings {
                     if let previousLast {
                         // The run's first rowid is absolute: it becomes the difference.
                         let (first, n) = FTS5Varint.read(b, at: start)
-                        FTS5Varint.append(Int64(bitPattern: first) - previousLast, to: &doclist)
+                        FTS5Varint.append(first &- UInt64(bitPattern: previousLast), to: &doclist)
                         doclist.append(contentsOf: UnsafeBufferPointer(rebasing: b[(start + n)..<end]))
                     } else {
                         doclist.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<end]))

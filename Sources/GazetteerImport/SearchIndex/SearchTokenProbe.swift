@@ -13,13 +13,11 @@ struct SearchTokenProbe {
     /// e.g. `unicode61 remove_diacritics 0`), in temporary tables dropped again.
     init(connection: Connection, tokenize: String) throws {
         kept = [UInt64](repeating: 0, count: (0x40000 + 63) / 64)
-        var scalars: [UInt32] = []
         var text: [UInt8] = []
         for v in UInt32(0)..<0x40000 {
             guard let u = Unicode.Scalar(v), SearchTokens.isHan(u) else { continue }
             if !text.isEmpty { text.append(0x20) }
             text.append(contentsOf: String(u).utf8)
-            scalars.append(v)
         }
         let quoted = tokenize.replacingOccurrences(of: "'", with: "''")
         try connection.execute("""
@@ -32,13 +30,13 @@ struct SearchTokenProbe {
                 try s.bind(uncopied: t, at: 1)
             }
         }
-        // Each token at its position: the character put there, whole, or it is not kept.
-        let terms = try connection.makeStatement("SELECT term, offset FROM temp.gazetteer_token_probe_terms").rows { ($0.text(0), $0.int(1)) }
-        for (term, offset) in terms where offset >= 0 && offset < scalars.count {
-            let v = scalars[offset]
-            if term.unicodeScalars.count == 1, term.unicodeScalars.first!.value == v {
-                kept[Int(v) >> 6] |= 1 << UInt64(v & 63)
-            }
+        // Each character was a token on its own: it is kept whole when it came back as a term
+        // (a character the tokenizer drops or folds into another never does).
+        let terms = try connection.makeStatement("SELECT DISTINCT term FROM temp.gazetteer_token_probe_terms").rows { $0.text(0) }
+        for term in terms {
+            let u = term.unicodeScalars
+            guard u.count == 1, let v = u.first?.value, SearchTokens.isHan(Unicode.Scalar(v)!) else { continue }
+            kept[Int(v) >> 6] |= 1 << UInt64(v & 63)
         }
     }
 
