@@ -220,7 +220,9 @@ final class SideSearchIndex: @unchecked Sendable {
     private func work(existing: [(rowid: Int64, name: String)]) {
         var failure: Error?
         if postingsAllowed, let probe = try? SearchTokenProbe(connection: db, tokenize: Self.tokenize) {
-            postings = SearchPostings(accepted: probe)
+            // Blocks of a sixteenth of the pending bytes (262,144 records, 4 MiB, by default): the runs
+            // reach them in steps, and a block's sort stays within the cache.
+            postings = SearchPostings(accepted: probe, blockRecords: min(1 << 20, max(1_024, pendingBytes / 16 / 16)))
         }
         do {
             for row in existing {
@@ -272,7 +274,7 @@ final class SideSearchIndex: @unchecked Sendable {
                 chars.withUnsafeBufferPointer { c in postings.add(rowid: rowid, grams: g, chars: c) }
             }
             if taken {
-                if postings.heldBytes >= pendingBytes { try writeOwnSegment(postings) }
+                if postings.runBytes >= pendingBytes { try writeOwnSegment(postings) }
                 return
             }
         }

@@ -110,7 +110,7 @@ import Testing
         try Self.seeded(aside)
         try Self.seeded(rowByRow)
         let file = aside.write("mixed.csv", text)
-        #expect(try Self.importInBulk(aside, [file], aside: .always) { $0.searchIndexPendingBytes = 16_384 } == .aside)
+        #expect(try Self.importInBulk(aside, [file], aside: .always) { $0.searchIndexPendingBytes = 4_096 } == .aside)
         #expect(try Self.importInBulk(rowByRow, [file], aside: .never) == .rowByRow)
         let segments = try Connection(path: aside.database, mode: .readOnly)
             .makeStatement("SELECT segid >= 1000, count(DISTINCT segid) FROM poi_fts_idx GROUP BY 1 ORDER BY 1").rows { ($0.int(0), $0.int(1)) }
