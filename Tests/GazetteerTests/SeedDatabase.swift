@@ -22,7 +22,9 @@ enum SeedDatabase {
         } catch {
             fatalError("the seed does not import: \(error)")
         }
-        atexit { try? FileManager.default.removeItem(atPath: SeedDatabase.path) }
+        // With its -wal and -shm: the shared repository's connections are still open at exit, so
+        // SQLite does not remove them itself (each test run left two files in the temporary folder).
+        atexit { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: SeedDatabase.path + suffix) } }
         return path
     }()
 
