@@ -387,7 +387,6 @@ final class SideSearchIndex: @unchecked Sendable {
     }
 }
 
-
 /// The side table's `%_data` and `%_idx`, written as FTS5 writes them.
 struct SideSegmentSink: FTS5SegmentSink {
     let data: Statement

@@ -7,11 +7,11 @@ enum FTS5Varint {
     static func append(_ value: UInt64, to out: inout [UInt8]) {
         if value <= 0x7F {
             out.append(UInt8(value))
-        } else if value <= 0x3FFF {
-            out.append(UInt8(truncatingIfNeeded: value >> 7) | 0x80)
-            out.append(UInt8(truncatingIfNeeded: value) & 0x7F)
-        } else {
-            appendLong(value, to: &out)
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 9) { bytes in
+            let n = write(value, to: bytes.baseAddress!)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<n]))
         }
     }
 
@@ -25,32 +25,39 @@ enum FTS5Varint {
         append(UInt64(bitPattern: Int64(value)), to: &out)
     }
 
-    private static func appendLong(_ value: UInt64, to out: inout [UInt8]) {
-        if value & (UInt64(0xFF00_0000) << 32) != 0 {
-            // Nine bytes: eight of seven bits, then the low eight bits whole.
-            var v = value
-            var bytes = [UInt8](repeating: 0, count: 9)
-            bytes[8] = UInt8(truncatingIfNeeded: v)
-            v >>= 8
-            for i in stride(from: 7, through: 0, by: -1) {
-                bytes[i] = UInt8(truncatingIfNeeded: v & 0x7F) | 0x80
-                v >>= 7
-            }
-            out.append(contentsOf: bytes)
-            return
+    /// Writes `value` at `out`, which must have room for 9 bytes, and returns how many it took.
+    @inline(__always)
+    static func write(_ value: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        if value <= 0x7F {
+            out[0] = UInt8(value)
+            return 1
+        }
+        if value <= 0x3FFF {
+            out[0] = UInt8(truncatingIfNeeded: value >> 7) | 0x80
+            out[1] = UInt8(truncatingIfNeeded: value) & 0x7F
+            return 2
         }
         var v = value
-        var groups: [UInt8] = []
-        groups.reserveCapacity(9)
-        repeat {
-            groups.append(UInt8(truncatingIfNeeded: v & 0x7F) | 0x80)
+        let length = length(value)
+        var k = length - 1
+        if length == 9 {
+            // The ninth byte: the low eight bits whole.
+            out[8] = UInt8(truncatingIfNeeded: v)
+            v >>= 8
+        } else {
+            out[k] = UInt8(truncatingIfNeeded: v & 0x7F)
             v >>= 7
-        } while v != 0
-        groups[0] &= 0x7F
-        out.append(contentsOf: groups.reversed())
+        }
+        // The others from the end: seven bits each, the high bit set.
+        while k > 0 {
+            k -= 1
+            out[k] = UInt8(truncatingIfNeeded: v & 0x7F) | 0x80
+            v >>= 7
+        }
+        return length
     }
 
-    /// The number of bytes `append` writes for `value`.
+    /// The number of bytes `write` takes for `value`.
     static func length(_ value: UInt64) -> Int {
         if value & (UInt64(0xFF00_0000) << 32) != 0 { return 9 }
         var n = 1

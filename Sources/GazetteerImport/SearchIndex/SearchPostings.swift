@@ -58,7 +58,6 @@ final class SearchPostings {
 
     var isEmpty: Bool { runs.isEmpty && records.isEmpty }
 
-
     /// Takes row `rowid`'s tokens (`SearchTokens.index`'s two columns, space-separated) when
     /// all of them qualify; false (and nothing taken) otherwise. Rowids must increase.
     func add(rowid: Int64, grams: UnsafeBufferPointer<UInt8>, chars: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -195,32 +194,10 @@ final class SearchPostings {
         return run
     }
 
-    /// `FTS5Varint.append` into memory known to have room.
+    /// `FTS5Varint.write` at `out[n]`, which has room, moving `n` past it.
     @inline(__always)
     private static func put(_ value: UInt64, _ out: UnsafeMutablePointer<UInt8>, _ n: inout Int) {
-        if value <= 0x7F {
-            out[n] = UInt8(value)
-            n += 1
-        } else if value <= 0x3FFF {
-            out[n] = UInt8(truncatingIfNeeded: value >> 7) | 0x80
-            out[n + 1] = UInt8(truncatingIfNeeded: value) & 0x7F
-            n += 2
-        } else if value & (UInt64(0xFF00_0000) << 32) == 0 {
-            // Groups of seven bits, the last without the high bit, written from the end.
-            let length = FTS5Varint.length(value)
-            var v = value
-            out[n + length - 1] = UInt8(truncatingIfNeeded: v & 0x7F)
-            v >>= 7
-            for k in stride(from: length - 2, through: 0, by: -1) {
-                out[n + k] = UInt8(truncatingIfNeeded: v & 0x7F) | 0x80
-                v >>= 7
-            }
-            n += length
-        } else {
-            var bytes: [UInt8] = []
-            FTS5Varint.append(value, to: &bytes)
-            for b in bytes { out[n] = b; n += 1 }
-        }
+        n += FTS5Varint.write(value, to: out + n)
     }
 
     /// LSD radix sort by `key`, a byte at a time, skipping the bytes every record shares. Stable,
