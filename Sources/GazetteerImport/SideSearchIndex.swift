@@ -140,6 +140,14 @@ final class SideSearchIndex: @unchecked Sendable {
     /// The tokenizer option `SearchPostings` writes for, exactly as schema.sql gives it.
     static let tokenize = "unicode61 remove_diacritics 0"
 
+    /// What the linked SQLite's tokenizer keeps whole, asked once a process (a few tens of
+    /// milliseconds), on a private temporary database of its own; nil if it cannot be asked.
+    private static let probe: SearchTokenProbe? = {
+        guard let db = try? Connection(path: "", mode: .readWrite) else { return nil }
+        defer { db.close() }
+        return try? SearchTokenProbe(connection: db, tokenize: tokenize)
+    }()
+
     /// Whether segments written by `SearchPostings` are what FTS5 would write for this table:
     /// schema.sql's columns and options (detail=full, no prefix indexes), format version 4, and
     /// a structure record this code reads.
@@ -219,7 +227,7 @@ final class SideSearchIndex: @unchecked Sendable {
     /// failure in `succeeded`).
     private func work(existing: [(rowid: Int64, name: String)]) {
         var failure: Error?
-        if postingsAllowed, let probe = try? SearchTokenProbe(connection: db, tokenize: Self.tokenize) {
+        if postingsAllowed, let probe = Self.probe {
             // Blocks of a sixteenth of the pending bytes (262,144 records, 4 MiB, by default): the runs
             // reach them in steps, and a block's sort stays within the cache.
             postings = SearchPostings(accepted: probe, blockRecords: min(1 << 20, max(1_024, pendingBytes / 16 / 16)))

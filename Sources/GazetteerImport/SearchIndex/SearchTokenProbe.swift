@@ -22,7 +22,7 @@ struct SearchTokenProbe {
         let quoted = tokenize.replacingOccurrences(of: "'", with: "''")
         try connection.execute("""
             CREATE VIRTUAL TABLE temp.gazetteer_token_probe USING fts5 (a, content = '', columnsize = 0, tokenize = '\(quoted)');
-            CREATE VIRTUAL TABLE temp.gazetteer_token_probe_terms USING fts5vocab (temp, gazetteer_token_probe, instance);
+            CREATE VIRTUAL TABLE temp.gazetteer_token_probe_terms USING fts5vocab (temp, gazetteer_token_probe, row);
             """)
         defer { try? connection.execute("DROP TABLE temp.gazetteer_token_probe_terms; DROP TABLE temp.gazetteer_token_probe") }
         try text.withUnsafeBufferPointer { t in
@@ -32,7 +32,7 @@ struct SearchTokenProbe {
         }
         // Each character was a token on its own: it is kept whole when it came back as a term
         // (a character the tokenizer drops or folds into another never does).
-        let terms = try connection.makeStatement("SELECT DISTINCT term FROM temp.gazetteer_token_probe_terms").rows { $0.text(0) }
+        let terms = try connection.makeStatement("SELECT term FROM temp.gazetteer_token_probe_terms").rows { $0.text(0) }
         for term in terms {
             let u = term.unicodeScalars
             guard u.count == 1, let v = u.first?.value, SearchTokens.isHan(Unicode.Scalar(v)!) else { continue }
